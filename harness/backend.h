@@ -1,0 +1,111 @@
+/* backend.h: the one interface between the harness core and a compute API.
+ * Each backend (Vulkan, CUDA, HIP, the CPU SIMT emulator) is a shared object
+ * build/backends/hb_<name>.so exporting hb_backend_entry(); the core dlopens it
+ * in a child process only, so a crashing driver never takes the run down.
+ * Nothing here names an API; backends include only this header. Like SQLite's
+ * sqlite3_vfs the struct is versioned: fields are only ever appended. */
+#ifndef HB_BACKEND_H
+#define HB_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HB_BACKEND_ABI 1
+
+enum hb_status {
+    HB_OK = 0,
+    HB_ERROR = 1,       /* API error: message in last_error() */
+    HB_UNSUPPORTED = 2, /* cannot run this here (kernel uses an unmodelled feature,
+                           width not offered...): reason in last_error(), verdict SKIP */
+    HB_NO_DEVICE = 3,   /* runtime present but no usable device */
+};
+
+/* A warp/subgroup width the device can execute kernels at. Some drivers fix the
+ * width at process start (lavapipe reads LP_NATIVE_VECTOR_WIDTH), so a width may
+ * name one environment assignment the core makes in a fresh child before open(). */
+struct hb_width_option {
+    int width;
+    char env[64]; /* "NAME=VALUE" or "" */
+};
+
+#define HB_MAX_WIDTHS 8
+struct hb_device_info {
+    char name[128];   /* "NVIDIA H200", "llvmpipe (LLVM 15.0.6, 256 bits)" */
+    char driver[128]; /* driver and runtime/toolkit versions, for baselines */
+    int n_widths;
+    struct hb_width_option widths[HB_MAX_WIDTHS];
+    uint64_t global_mem_bytes;
+    uint32_t shared_mem_per_block;
+};
+
+/* What the core asks a backend to load: one entry of a kernel manifest. */
+struct hb_kernel_spec {
+    const char *name;        /* "sgemm_tiled" */
+    const char *lang;        /* "glsl", "spirv", "cuda", "hip" */
+    const char *source_path; /* absolute path of the source (or binary) file */
+    const char *entry;       /* entry point / function name */
+    const char *build_dir;   /* absolute path of the build directory (compiled artifacts) */
+    unsigned block[3];       /* threads per block / local workgroup size */
+};
+
+/* Arguments follow the op's ABI: buffers first, then 32-bit integers.
+ *   sgemm:  A, B, C;       M, N, K           (row-major, C = A*B)
+ *   reduce: x, partials;   n                 (block b sums its chunk of x into partials[b])
+ * A buffer argument is a byte offset into an allocation: the core surrounds every
+ * argument with guard bands, so offsets are multiples of 4096. */
+typedef struct hb_ctx hb_ctx;
+typedef struct hb_buf hb_buf;
+typedef struct hb_kern hb_kern;
+
+#define HB_MAX_BUF_ARGS 8
+#define HB_MAX_INT_ARGS 8
+struct hb_args {
+    int n_bufs;
+    hb_buf *bufs[HB_MAX_BUF_ARGS];
+    size_t offsets[HB_MAX_BUF_ARGS];
+    int n_ints;
+    int32_t ints[HB_MAX_INT_ARGS];
+};
+
+struct hb_backend {
+    int abi;              /* HB_BACKEND_ABI */
+    const char *name;     /* "vulkan", "cuda", "hip", "sim" */
+    const char *langs;    /* kernel languages it runs, space separated: "cuda hip" */
+
+    /* Devices this process sees. Returns the count (>= 0) or -1 with a message in err.
+     * 0 devices is not an error. */
+    int (*list_devices)(struct hb_device_info *out, int max, char *err, size_t errlen);
+
+    /* Open device `device` to run kernels at `width` (one of its width options, whose env
+     * the core has already set). Returns an hb_status; on failure err says why. */
+    int (*open)(hb_ctx **ctx, int device, int width, char *err, size_t errlen);
+    void (*close)(hb_ctx *ctx);
+    const char *(*last_error)(hb_ctx *ctx);
+
+    int (*alloc)(hb_ctx *ctx, size_t bytes, hb_buf **out);
+    void (*release)(hb_ctx *ctx, hb_buf *buf);
+    int (*upload)(hb_ctx *ctx, hb_buf *dst, size_t offset, const void *src, size_t bytes);
+    int (*download)(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size_t bytes);
+
+    /* HB_UNSUPPORTED (with a reason) becomes a SKIP verdict, never a PASS. */
+    int (*load)(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out);
+    void (*unload)(hb_ctx *ctx, hb_kern *kern);
+
+    /* Runs one launch to completion. If device_ms is not NULL it receives the device
+     * time of the launch (events / timestamp queries / wall clock on the CPU). */
+    int (*launch)(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args,
+                  double *device_ms);
+
+    /* Optional peers, NULL when the backend has none. vendor_sgemm is the vendor
+     * library (cuBLAS, rocBLAS) in full fp32, run as a second oracle and the speed
+     * yardstick; copy is a device-to-device copy, the bandwidth yardstick. */
+    int (*vendor_sgemm)(hb_ctx *ctx, const struct hb_args *args, double *device_ms);
+    const char *vendor_name; /* "cublas" */
+    int (*copy)(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off,
+                size_t bytes, double *device_ms);
+};
+
+/* Every backend shared object exports exactly this symbol. */
+const struct hb_backend *hb_backend_entry(void);
+
+#endif

@@ -1,0 +1,48 @@
+/* case.h: declarative case catalogues (cases/NAME.cases). A case is one line: an op, a name,
+ * sizes, a value distribution and a seed; lists in a line expand to their cross product.
+ * Parsing only: input data comes from gen.c, references from reference/. */
+#ifndef HB_CASE_H
+#define HB_CASE_H
+
+#include <stdint.h>
+
+#include "util.h"
+#include "verdict.h"
+
+enum case_dist { DIST_EXACT, DIST_UNIFORM, DIST_CANCEL, DIST_SPECIAL, DIST_COUNT };
+const char *case_dist_name(enum case_dist d);
+
+/* Special values a DIST_SPECIAL case sprinkles into its inputs. */
+enum case_special {
+    SPECIAL_NAN = 1u << 0,
+    SPECIAL_INF = 1u << 1,
+    SPECIAL_NEGZERO = 1u << 2,
+    SPECIAL_SUBNORMAL = 1u << 3,
+};
+
+struct hb_case {
+    enum hb_op op;
+    char name[96];
+    long M, N, K; /* sgemm */
+    long n;       /* reduce */
+    enum case_dist dist;
+    unsigned specials;
+    uint64_t seed;
+    char note[160]; /* stated expectation, e.g. how NaN must propagate */
+    char file[256];
+    int line;
+};
+
+struct case_set {
+    struct hb_case *c;
+    int n, cap;
+};
+
+/* Parses a catalogue (following `include` lines) and appends its cases. Errors read
+ * "file:line: problem". Returns 0 or -1. */
+int case_parse_file(const char *path, struct case_set *set, struct hb_err *err);
+/* Parses catalogue text held in memory; `path` names it in messages and anchors includes. */
+int case_parse_text(const char *path, const char *text, struct case_set *set, struct hb_err *err);
+void case_set_free(struct case_set *set);
+
+#endif

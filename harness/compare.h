@@ -1,0 +1,52 @@
+/* compare.h: turns a kernel's output and a case's references into error figures, and the
+ * figures plus the kernel's expectations into a verdict. The thresholds and why they are
+ * what they are live in compare.c, next to their numbers. No I/O, no devices. */
+#ifndef HB_COMPARE_H
+#define HB_COMPARE_H
+
+#include <stdint.h>
+
+#include "ref.h"
+#include "verdict.h"
+
+/* Bit pattern written into outputs before a launch: a quiet NaN no arithmetic produces,
+ * so an element still holding it was never written. */
+#define CMP_POISON_BITS 0x7fa5a5a5u
+
+struct cmp_result {
+    unsigned classes;     /* failure classes seen (verdict.h) */
+    int suspect;          /* worst ratio in the grey band above the threshold */
+    long elements;        /* elements compared (C entries, or block partials) */
+    long bad;             /* past the threshold, NaN/Inf mismatches and unwritten, together */
+    long nan_mismatch;
+    long unwritten;
+    double threshold;     /* ratio threshold used (the largest, for reduce) */
+    double max_ratio;     /* max |got - ref64| / (eps * gauge), after the flush allowance */
+    uint64_t max_ulp;     /* max ULP distance to OpenBLAS (sgemm) / rounded float64 (reduce) */
+    long first_i, first_j; /* first bad element: row, column (reduce: block, -1) */
+    double first_expected;
+    float first_got;
+    double total_rel_err; /* reduce: relative error of the sum of all partials */
+    long oob_buffer;      /* guard band damage: argument index, -1 when intact */
+    long oob_offset;      /* byte offset from the start of that argument's data */
+};
+
+void cmp_init(struct cmp_result *r);
+
+/* ULP distance between two floats: +0 and -0 are 0 apart, two NaNs are 0 apart, a NaN and
+ * a number are UINT64_MAX apart. */
+uint64_t cmp_ulp(float a, float b);
+
+/* Pass threshold for the componentwise ratio of a sum of `len` products. */
+double cmp_threshold(long len);
+
+void cmp_sgemm(const struct ref_sgemm *ref, const float *got, int exact, struct cmp_result *out);
+void cmp_reduce(const struct ref_reduce *ref, const float *partials, int exact, struct cmp_result *out);
+
+/* The verdict for one case. expected_bad: the kernel is known-bad at this width;
+ * expect: the classes a canary must produce (0: any failure catches it). `why` gets a
+ * one-line reason. */
+enum hb_verdict cmp_verdict(const struct cmp_result *r, int expected_bad, unsigned expect, char *why,
+                            unsigned why_len);
+
+#endif

@@ -1,0 +1,63 @@
+/* guard.c: see guard.h. */
+#include "guard.h"
+
+#include <string.h>
+
+#include "compare.h"
+
+static size_t padded(size_t data_bytes) { return (data_bytes + GRD_BYTES - 1) / GRD_BYTES * GRD_BYTES; }
+
+size_t grd_image_bytes(size_t data_bytes) { return 2 * GRD_BYTES + padded(data_bytes); }
+
+static void fill_words(unsigned char *p, size_t bytes, uint32_t bits)
+{
+    /* Written bytewise from the pattern so any alignment or tail length works. */
+    unsigned char w[4];
+    memcpy(w, &bits, 4);
+    for (size_t i = 0; i < bytes; i++)
+        p[i] = w[i % 4];
+}
+
+void grd_poison(void *image, size_t data_bytes)
+{
+    fill_words((unsigned char *)image + GRD_BYTES, data_bytes, CMP_POISON_BITS);
+}
+
+void grd_fill(void *image, size_t data_bytes, const void *data)
+{
+    unsigned char *p = image;
+    size_t total = grd_image_bytes(data_bytes);
+    fill_words(p, GRD_BYTES, GRD_BITS);
+    if (data)
+        memcpy(p + GRD_BYTES, data, data_bytes);
+    else
+        grd_poison(image, data_bytes);
+    /* The padding carries the guard pattern continued from the data's end, so its phase
+     * matches what grd_check expects. */
+    size_t tail = GRD_BYTES + data_bytes;
+    unsigned char w[4];
+    uint32_t bits = GRD_BITS;
+    memcpy(w, &bits, 4);
+    for (size_t i = tail; i < total; i++)
+        p[i] = w[(i - tail) % 4];
+}
+
+int grd_check(const void *image, size_t data_bytes, long *offset)
+{
+    const unsigned char *p = image;
+    unsigned char w[4];
+    uint32_t bits = GRD_BITS;
+    memcpy(w, &bits, 4);
+    for (size_t i = 0; i < GRD_BYTES; i++)
+        if (p[i] != w[i % 4]) {
+            *offset = (long)i - (long)GRD_BYTES;
+            return 1;
+        }
+    size_t tail = GRD_BYTES + data_bytes, total = grd_image_bytes(data_bytes);
+    for (size_t i = tail; i < total; i++)
+        if (p[i] != w[(i - tail) % 4]) {
+            *offset = (long)(i - GRD_BYTES);
+            return 1;
+        }
+    return 0;
+}

@@ -1,0 +1,79 @@
+/* loader.c: see loader.h. */
+#include "loader.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int cmp_names(const void *a, const void *b) { return strcmp(a, b); }
+
+int ldr_known(char names[LDR_MAX][16])
+{
+    char *dir = path_join(path_root_dir(), "harness/backends");
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) && n < LDR_MAX) {
+            if (e->d_name[0] == '.' || strlen(e->d_name) >= 16)
+                continue;
+            char *sub = path_join(dir, e->d_name);
+            struct stat st;
+            if (!stat(sub, &st) && S_ISDIR(st.st_mode))
+                snprintf(names[n++], 16, "%s", e->d_name);
+            free(sub);
+        }
+        closedir(d);
+    }
+    free(dir);
+    qsort(names, (size_t)n, 16, cmp_names);
+    return n;
+}
+
+int ldr_is_known(const char *name)
+{
+    char names[LDR_MAX][16];
+    int n = ldr_known(names);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], name))
+            return 1;
+    return 0;
+}
+
+static void so_path(const char *name, char *out, size_t len)
+{
+    snprintf(out, len, "%s/backends/hb_%s.so", path_exe_dir(), name);
+}
+
+int ldr_is_built(const char *name)
+{
+    char path[PATH_MAX];
+    so_path(name, path, sizeof path);
+    return access(path, R_OK) == 0;
+}
+
+const struct hb_backend *ldr_open(const char *name, struct hb_err *err)
+{
+    char path[PATH_MAX];
+    so_path(name, path, sizeof path);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        err_set(err, "backend %s: dlopen: %s", name, dlerror());
+        return NULL;
+    }
+    const struct hb_backend *(*entry)(void) = (const struct hb_backend *(*)(void))dlsym(h, "hb_backend_entry");
+    if (!entry) {
+        err_set(err, "backend %s: %s has no hb_backend_entry", name, path);
+        return NULL;
+    }
+    const struct hb_backend *be = entry();
+    if (!be || be->abi != HB_BACKEND_ABI) {
+        err_set(err, "backend %s: ABI %d, harness expects %d", name, be ? be->abi : -1, HB_BACKEND_ABI);
+        return NULL;
+    }
+    return be;
+}

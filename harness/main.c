@@ -1,0 +1,143 @@
+/* main.c: the command line. Parses options into run_opts, calls the run layer, and is the
+ * only place that decides the exit code. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "util.h"
+
+static const char usage[] =
+    "usage: harness <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run     run every selected kernel on each backend, device and width, compare with OpenBLAS\n"
+    "  list    show backends, their devices and widths, and the kernels found\n"
+    "  help    this text (also --help)\n"
+    "\n"
+    "run options:\n"
+    "  --backend B      vulkan, cuda, hip or sim (default: every backend with a usable device;\n"
+    "                   a backend named here that has no usable device exits 3)\n"
+    "  --tier T         quick (default), standard or nightly: cases/T.cases\n"
+    "  --cases FILE     a case catalogue instead of the tier's\n"
+    "  --kernel GLOB    kernels by name or lang/name, e.g. 'reduce_*' or 'hip/*'\n"
+    "  --case GLOB      cases by name\n"
+    "  --width W[,W..]  only these warp/subgroup widths\n"
+    "  --manifest FILE  also run the kernels of this manifest (repeatable)\n"
+    "  --only-manifest  run only --manifest kernels, not the shipped ones\n"
+    "  --junit FILE     JUnit XML, valid after every result\n"
+    "  --json FILE      JSON lines, one per result as it arrives\n"
+    "  --timeout S      seconds one case may take before its child is killed (default 120)\n"
+    "  --repeats N      launches per case, compared bit for bit (default 2, at least 2)\n"
+    "  --schedule S     emulator interleaving: lockstep or random:SEED\n"
+    "  --quiet          print only failures, skips and the summary\n"
+    "\n"
+    "exit codes: 0 every verdict acceptable; 1 a FAIL, XPASS or ERROR; 2 bad usage or input file;\n"
+    "            3 a backend asked for by name has no usable device\n";
+
+static int parse_widths(const char *s, struct run_opts *o)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        long w;
+        if (parse_long(tok, &w) || w < 1 || w > 1024 || o->n_widths == RUN_MAX_LIST)
+            return -1;
+        o->widths[o->n_widths++] = (int)w;
+    }
+    return o->n_widths ? 0 : -1;
+}
+
+static int parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *err)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = 1;
+        if (!strcmp(a, "--quiet")) {
+            o->quiet = 1, takes = 0;
+        } else if (!strcmp(a, "--only-manifest")) {
+            o->no_builtin = 1, takes = 0;
+        } else if (!v) {
+            err_set(err, "%s needs a value (or is unknown: see --help)", a);
+            return -1;
+        } else if (!strcmp(a, "--backend")) {
+            o->backend = v;
+        } else if (!strcmp(a, "--tier")) {
+            o->tier = v;
+        } else if (!strcmp(a, "--cases")) {
+            o->cases = v;
+        } else if (!strcmp(a, "--kernel")) {
+            o->kernel_glob = v;
+        } else if (!strcmp(a, "--case")) {
+            o->case_glob = v;
+        } else if (!strcmp(a, "--junit")) {
+            o->junit = v;
+        } else if (!strcmp(a, "--json")) {
+            o->json = v;
+        } else if (!strcmp(a, "--schedule")) {
+            if (strcmp(v, "lockstep") && strncmp(v, "random:", 7)) {
+                err_set(err, "--schedule %s: expected lockstep or random:SEED", v);
+                return -1;
+            }
+            o->schedule = v;
+        } else if (!strcmp(a, "--manifest")) {
+            if (o->n_manifests == RUN_MAX_LIST) {
+                err_set(err, "at most %d --manifest files", RUN_MAX_LIST);
+                return -1;
+            }
+            o->manifests[o->n_manifests++] = v;
+        } else if (!strcmp(a, "--width")) {
+            if (parse_widths(v, o)) {
+                err_set(err, "--width %s: expected widths such as 32 or 4,8,16", v);
+                return -1;
+            }
+        } else if (!strcmp(a, "--timeout")) {
+            long t;
+            if (parse_long(v, &t) || t < 1 || t > 86400) {
+                err_set(err, "--timeout %s: expected seconds from 1 to 86400", v);
+                return -1;
+            }
+            o->timeout_s = (double)t;
+        } else if (!strcmp(a, "--repeats")) {
+            long r;
+            if (parse_long(v, &r) || r < 2 || r > 100) {
+                err_set(err, "--repeats %s: expected 2 to 100 (two launches at least: the repeat check)", v);
+                return -1;
+            }
+            o->repeats = (int)r;
+        } else {
+            err_set(err, "unknown option %s (see --help)", a);
+            return -1;
+        }
+        i += takes;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    }
+    struct run_opts o;
+    memset(&o, 0, sizeof o);
+    o.timeout_s = 120;
+    o.repeats = 2;
+    struct hb_err err = {{0}};
+    int code;
+    if (strcmp(argv[1], "run") && strcmp(argv[1], "list")) {
+        fprintf(stderr, "harness: unknown command '%s' (run, list, help)\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    if (parse_options(argc, argv, &o, &err)) {
+        fprintf(stderr, "harness: %s\n", err.msg);
+        return EXIT_USAGE;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    code = !strcmp(argv[1], "run") ? run_conformance(&o, &err) : run_list(&o, &err);
+    if (err.msg[0])
+        fprintf(stderr, "harness: %s\n", err.msg);
+    return code;
+}

@@ -1,0 +1,58 @@
+/* manifest.h: kernel manifests (kernels/README.md): each kernel is a source file plus the
+ * facts needed to launch and judge it. The core reads these; it hard-wires no kernel. */
+#ifndef HB_MANIFEST_H
+#define HB_MANIFEST_H
+
+#include "case.h"
+#include "util.h"
+#include "verdict.h"
+
+#define KERN_MAX_WIDTHS 8
+
+/* One grid dimension: a constant, or ceil(VAR / div) with VAR one of M N K n. */
+struct kern_grid_term {
+    char var; /* 0 for a constant */
+    long value; /* the constant, or the divisor */
+};
+
+struct kern_desc {
+    char *name;
+    enum hb_op op;
+    char *lang;
+    char *source; /* absolute */
+    char *entry;
+    unsigned block[3];
+    struct kern_grid_term grid[3];
+    long chunk;     /* reduce: elements per block */
+    int any_width;  /* written for every width */
+    int n_widths;
+    int widths[KERN_MAX_WIDTHS];
+    unsigned expect; /* 0: must pass; else the class bits a canary must show */
+    char *note;
+    char *cases; /* glob restricting the cases it runs, NULL for all */
+    char *file;  /* manifest, for messages */
+    int line;
+};
+
+struct kern_set {
+    struct kern_desc *k;
+    int n, cap;
+};
+
+int kern_parse_file(const char *path, struct kern_set *set, struct hb_err *err);
+/* Reads every *.manifest one folder below dir (kernels/<lang>/x.manifest), in name order. */
+int kern_discover(const char *dir, struct kern_set *set, struct hb_err *err);
+void kern_set_free(struct kern_set *set);
+
+/* Whether the kernel claims to be right at this width. */
+int kern_written_for(const struct kern_desc *k, int width);
+/* Whether the kernel is a known-bad canary at this width (expected to fail). */
+int kern_expected_bad(const struct kern_desc *k, int width);
+/* Grid for a case; 0 on success, -1 (with message) when a dimension overflows. */
+int kern_grid(const struct kern_desc *k, const struct hb_case *c, unsigned grid[3], struct hb_err *err);
+/* Whether the kernel runs this case (op matches and the cases glob accepts it). */
+int kern_runs_case(const struct kern_desc *k, const struct hb_case *c);
+/* "4 8 16 32" or "any" */
+void kern_widths_str(const struct kern_desc *k, char *buf, unsigned len);
+
+#endif

@@ -1,0 +1,61 @@
+/* report.h: result records and their writers: JSON lines and JUnit XML streamed as results
+ * arrive (both valid after every record, so an interrupted run keeps what it had), and the
+ * table and summary a person reads at the end. Writers use only this record. */
+#ifndef HB_REPORT_H
+#define HB_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compare.h"
+#include "util.h"
+#include "verdict.h"
+
+/* Plain data: it crosses the pipe from a child process as bytes. */
+struct rep_result {
+    char backend[16];
+    char device[128];
+    char driver[128];
+    char lang[8];
+    char kernel[64];
+    char case_name[96];
+    char note[160];
+    char why[256];
+    int width;
+    int group_row;          /* a row about the whole group (SKIP, open ERROR, XPASS), case "*" */
+    enum hb_op op;
+    enum hb_verdict verdict;
+    long M, N, K, n;
+    char dist[12];
+    uint64_t seed;
+    struct cmp_result cmp;
+    uint64_t output_hash;   /* FNV-1a of the output bits, for baselines */
+    double kernel_ms;       /* device time of the first launch */
+    double child_ms;        /* whole case in the child: uploads, launches, checks */
+    uint64_t threads;       /* threads launched per launch */
+};
+
+struct rep_sink {
+    FILE *json;
+    FILE *junit;
+    long junit_tail;        /* where the closing tags start */
+    int junit_counts_at;    /* offset of the fixed-width counts in the header */
+    int counts[V_COUNT];
+    struct rep_result *all;
+    int n, cap;
+};
+
+int rep_open(struct rep_sink *s, const char *json_path, const char *junit_path, struct hb_err *err);
+void rep_add(struct rep_sink *s, const struct rep_result *r);
+/* One line per verdict as it arrives (stdout), failures with where and how large. */
+void rep_print_line(FILE *out, const struct rep_result *r);
+/* The end-of-run table grouped by kernel, then the counts and the closing line. */
+void rep_print_summary(FILE *out, const struct rep_sink *s);
+int rep_failed(const struct rep_sink *s);
+void rep_close(struct rep_sink *s);
+
+/* Escapes for the writers, exposed for the tests. */
+void rep_json_string(FILE *out, const char *s);
+void rep_xml_string(FILE *out, const char *s);
+
+#endif

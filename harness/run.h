@@ -1,0 +1,35 @@
+/* run.h: the conformance run and the listing. Plans (backend, device, kernel, width)
+ * groups, computes each case's references once, runs every group in a child process so
+ * crashes and hangs become verdicts, and feeds the report writers. */
+#ifndef HB_RUN_H
+#define HB_RUN_H
+
+#include "util.h"
+
+#define RUN_MAX_LIST 16
+
+struct run_opts {
+    const char *backend;   /* NULL: every built backend with a usable device */
+    const char *tier;      /* quick | standard | nightly */
+    const char *cases;     /* catalogue file instead of the tier's */
+    const char *kernel_glob;
+    const char *case_glob;
+    const char *junit, *json;
+    const char *manifests[RUN_MAX_LIST];
+    int n_manifests;
+    int no_builtin;        /* only --manifest kernels */
+    int widths[RUN_MAX_LIST];
+    int n_widths;
+    double timeout_s;      /* per case */
+    int repeats;           /* launches per case, >= 2 for the repeatability check */
+    const char *schedule;  /* emulator schedule, passed as HB_SIM_SCHEDULE */
+    int quiet;             /* only failures while running */
+};
+
+/* Exit codes, decided once here and returned to main. */
+enum { EXIT_OK = 0, EXIT_FAILURES = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3 };
+
+int run_conformance(const struct run_opts *o, struct hb_err *err);
+int run_list(const struct run_opts *o, struct hb_err *err);
+
+#endif

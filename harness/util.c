@@ -1,0 +1,143 @@
+/* util.c: see util.h. */
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <ctype.h>
+
+void err_set(struct hb_err *e, const char *fmt, ...)
+{
+    if (!e)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "harness: out of memory (%zu x %zu bytes)\n", n, size);
+        exit(2);
+    }
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    char *p = strdup(s ? s : "");
+    if (!p) {
+        fprintf(stderr, "harness: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+const char *path_exe_dir(void)
+{
+    static char dir[PATH_MAX];
+    if (!dir[0]) {
+        ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+        if (n <= 0) {
+            strcpy(dir, ".");
+        } else {
+            dir[n] = 0;
+            char *slash = strrchr(dir, '/');
+            if (slash)
+                *slash = 0;
+        }
+    }
+    return dir;
+}
+
+const char *path_root_dir(void)
+{
+    static char root[PATH_MAX];
+    if (!root[0]) {
+        const char *env = getenv("HB_ROOT");
+        if (env && *env) {
+            snprintf(root, sizeof root, "%s", env);
+        } else {
+            /* The binary lives in <root>/build (or any BUILD folder one level down). */
+            snprintf(root, sizeof root, "%s/..", path_exe_dir());
+            char *real = realpath(root, NULL);
+            if (real) {
+                snprintf(root, sizeof root, "%s", real);
+                free(real);
+            }
+        }
+    }
+    return root;
+}
+
+char *path_join(const char *dir, const char *rel)
+{
+    if (rel[0] == '/' || !dir || !*dir)
+        return xstrdup(rel);
+    size_t n = strlen(dir) + strlen(rel) + 2;
+    char *p = xcalloc(n, 1);
+    snprintf(p, n, "%s/%s", dir, rel);
+    return p;
+}
+
+char *path_dirname(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    if (slash == path)
+        return xstrdup("/");
+    char *d = xcalloc((size_t)(slash - path) + 1, 1);
+    memcpy(d, path, (size_t)(slash - path));
+    return d;
+}
+
+int parse_long(const char *s, long *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+char *str_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    return s;
+}

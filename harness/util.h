@@ -1,0 +1,35 @@
+/* util.h: small helpers shared by the core: errors with a location, clocks, paths,
+ * string parsing. Deliberately nothing about GPUs, cases or kernels. */
+#ifndef HB_UTIL_H
+#define HB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* An error message that travels up to main, which alone decides the exit code. */
+struct hb_err {
+    char msg[1024];
+};
+void err_set(struct hb_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void *xcalloc(size_t n, size_t size);
+char *xstrdup(const char *s);
+double now_ms(void);
+
+/* Directory holding the running executable (build/), and the repository root above it. */
+const char *path_exe_dir(void);
+const char *path_root_dir(void);
+/* Joins dir and rel unless rel is absolute; the result is malloc'd. */
+char *path_join(const char *dir, const char *rel);
+/* Folder part of a path, malloc'd ("." when there is none). */
+char *path_dirname(const char *path);
+
+/* Strict number parsing: the whole string must be the number. */
+int parse_long(const char *s, long *out);
+int parse_u64(const char *s, uint64_t *out);
+
+/* Trims leading and trailing white space in place and returns the start. */
+char *str_trim(char *s);
+
+#endif

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# integration.sh: runs the real harness binary on the real emulator and lavapipe and reads
+# its exit codes, messages, JSON lines and JUnit. Each check can fail; a backend that is not
+# built or has no device here is skipped by name, never passed.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+H=$BUILD/harness
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+passed=0 failed=0 skipped=0
+
+ok()   { passed=$((passed + 1)); echo "  ok      $1"; }
+bad()  { failed=$((failed + 1)); echo "  FAILED  $1"; [ -n "${2:-}" ] && sed 's/^/          /' "$2" | tail -20; }
+skip() { skipped=$((skipped + 1)); echo "  skip    $1: $2"; }
+
+# expect_exit CODE NAME -- command...: the command's exit status must be CODE.
+expect_exit() {
+    local want=$1 name=$2; shift 3
+    "$@" >"$T/out" 2>&1
+    local got=$?
+    if [ "$got" = "$want" ]; then ok "$name (exit $got)"; else bad "$name: exit $got, want $want" "$T/out"; fi
+}
+
+# jq-free JSON check: python3 evaluates an expression over the records of a JSON lines file.
+json_check() {
+    local name=$1 file=$2 expr=$3
+    if python3 - "$file" "$expr" >"$T/py" 2>&1 <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+def find(**kw):
+    return [r for r in recs if all(r.get(k) == v for k, v in kw.items())]
+ok = eval(sys.argv[2])
+if not ok:
+    for r in recs[:40]:
+        print(r["backend"], r["lang"] + "/" + r["kernel"], "w%d" % r["width"], r["case"], r["verdict"], r["classes"], r["why"])
+sys.exit(0 if ok else 1)
+PY
+    then ok "$name"; else bad "$name" "$T/py"; fi
+}
+
+device_count() { "$H" list 2>/dev/null | awk -v b="$1" '$1 == b && /device\(s\)/ { for (i = 1; i <= NF; i++) if ($i ~ /^device\(s\)/) print $(i-1) }'; }
+
+echo "integration: command line and bad input"
+expect_exit 0 "--help" -- "$H" --help
+expect_exit 2 "no command" -- "$H"
+expect_exit 2 "unknown command" -- "$H" frobnicate
+expect_exit 2 "unknown option" -- "$H" run --frobnicate
+expect_exit 2 "unknown backend" -- "$H" run --backend nosuch
+expect_exit 2 "unknown tier" -- "$H" run --tier weekly
+expect_exit 2 "bad width" -- "$H" run --width banana
+
+printf 'sgemm ok M=1 N=1 K=1\n# fine so far\nsgemm broken M=1 N=1\n' >"$T/bad.cases"
+expect_exit 2 "malformed case file" -- "$H" run --backend sim --cases "$T/bad.cases"
+if grep -q "$T/bad.cases:3: sgemm needs M=, N= and K=" "$T/out"; then ok "case error names file:line"; else bad "case error names file:line" "$T/out"; fi
+printf 'sgemm ok M=1 N=1 K=1 seed=12x\n' >"$T/bad2.cases"
+expect_exit 2 "bad seed" -- "$H" run --backend sim --cases "$T/bad2.cases"
+printf 'sgemm ok M=1 N=1 K="1\n' >"$T/bad3.cases"
+expect_exit 2 "unterminated quote" -- "$H" run --backend sim --cases "$T/bad3.cases"
+head -c 3000 /dev/urandom >"$T/binary.cases"
+expect_exit 2 "binary junk as a case file" -- "$H" run --backend sim --cases "$T/binary.cases"
+expect_exit 2 "missing case file" -- "$H" run --backend sim --cases "$T/none.cases"
+
+printf '[k]\nop = sgemm\nlang = cuda\nsource = nowhere.cu\nentry = k\nblock = 16 16\ngrid = N/16 M/16\n' >"$T/bad.manifest"
+expect_exit 2 "manifest with an unreadable source" -- "$H" run --backend sim --manifest "$T/bad.manifest"
+if grep -q "$T/bad.manifest:1: kernel \[k\]: source" "$T/out"; then ok "manifest error names file:line"; else bad "manifest error names file:line" "$T/out"; fi
+printf '[k]\nop = sgemm\nwarp = 32\n' >"$T/bad2.manifest"
+expect_exit 2 "manifest with an unknown key" -- "$H" run --backend sim --manifest "$T/bad2.manifest"
+
+echo "integration: backends without a device exit 3"
+for b in cuda hip; do
+    n=$(device_count "$b")
+    if [ -z "$n" ]; then skip "$b without a device" "not built here"; continue; fi
+    if [ "$n" != 0 ]; then skip "$b without a device" "this machine has $n $b device(s)"; continue; fi
+    expect_exit 3 "$b asked for by name with no device" -- "$H" run --backend "$b"
+    if grep -qi "no usable device" "$T/out"; then ok "$b says why"; else bad "$b says why" "$T/out"; fi
+done
+
+if [ -z "$(device_count sim)" ]; then
+    skip "emulator checks" "sim backend not built"
+else
+    echo "integration: the emulator catches the wavefront bugs"
+    "$H" run --backend sim --width 64 --kernel 'hip/reduce_*' --case 'big_1000003' \
+        --json "$T/w64.jsonl" --junit "$T/w64.xml" --quiet >"$T/out" 2>&1
+    rc=$?
+    if [ $rc = 0 ]; then ok "width 64 run: XFAIL is acceptable (exit 0)"; else bad "width 64 run exit $rc" "$T/out"; fi
+    json_check "hip reduce_warp32 at 64 is XFAIL with its size" "$T/w64.jsonl" \
+        'any(r["verdict"] == "XFAIL" and r["bad"] > 0 and r["total_rel_err"] > 0 for r in find(kernel="reduce_warp32"))'
+    json_check "hip reduce_generic at 64 passes" "$T/w64.jsonl" \
+        'all(r["verdict"] == "PASS" for r in find(kernel="reduce_generic")) and find(kernel="reduce_generic")'
+    if xmllint --noout "$T/w64.xml" 2>"$T/xml"; then ok "JUnit is valid XML"; else bad "JUnit is valid XML" "$T/xml"; fi
+
+    "$H" run --backend sim --width 8,32 --kernel 'cuda/reduce_*' --case 'sum_4097' --json "$T/cu.jsonl" --quiet >"$T/out" 2>&1
+    json_check "cuda reduce_warp32 caught at width 8, right at 32" "$T/cu.jsonl" \
+        'find(kernel="reduce_warp32", width=8)[0]["verdict"] == "XFAIL" and find(kernel="reduce_warp32", width=32)[0]["verdict"] == "PASS"'
+    json_check "cuda reduce_wave64 caught at width 32" "$T/cu.jsonl" \
+        'find(kernel="reduce_wave64", width=32)[0]["verdict"] == "XFAIL"'
+
+    echo "integration: faults are contained and classified"
+    "$H" run --backend sim --width 32 --kernel 'cuda/fault_*' --case 'edge_15x16x17' --timeout 10 \
+        --json "$T/faults.jsonl" --quiet >"$T/out" 2>&1
+    "$H" run --backend sim --width 32 --kernel 'cuda/fault_race' --case 'sum_4097' --schedule random:7 \
+        --json "$T/race.jsonl" --quiet >>"$T/out" 2>&1
+    for k in oob unwritten timeout crash; do
+        json_check "fault_$k reported as $k" "$T/faults.jsonl" \
+            "any(r['verdict'] == 'XFAIL' and '$k' in r['classes'] for r in find(kernel='fault_$k'))"
+    done
+    json_check "fault_race reported as nondeterministic under a random schedule" "$T/race.jsonl" \
+        "any(r['verdict'] == 'XFAIL' and 'nondeterministic' in r['classes'] for r in find(kernel='fault_race'))"
+
+    echo "integration: a known-bad kernel that passes is an XPASS and fails the run"
+    src=$(pwd)/kernels/cuda/reduce_generic.cu
+    printf '[generic_claimed_bad]\nop = reduce\nlang = cuda\nsource = %s\nentry = reduce_generic\nblock = 256\ngrid = n/1024\nchunk = 1024\nexpect = wrong\n' "$src" >"$T/xpass.manifest"
+    expect_exit 1 "XPASS fails the run" -- "$H" run --backend sim --width 32 --only-manifest --manifest "$T/xpass.manifest" --case 'sum_25*' --json "$T/xpass.jsonl"
+    json_check "XPASS row names the kernel" "$T/xpass.jsonl" 'any(r["verdict"] == "XPASS" for r in find(kernel="generic_claimed_bad"))'
+
+    echo "integration: an interrupted run keeps valid reports"
+    "$H" run --backend sim --width 32 --kernel 'cuda/sgemm_naive' --junit "$T/int.xml" --json "$T/int.jsonl" >"$T/out" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 100); do [ -s "$T/int.jsonl" ] && break; sleep 0.1; done
+    kill -TERM $pid; wait $pid
+    if xmllint --noout "$T/int.xml" 2>"$T/xml"; then ok "JUnit valid after SIGTERM"; else bad "JUnit valid after SIGTERM" "$T/xml"; fi
+    json_check "JSON lines complete after SIGTERM" "$T/int.jsonl" 'len(recs) > 0'
+fi
+
+if [ -z "$(device_count vulkan)" ] || [ "$(device_count vulkan)" = 0 ]; then
+    skip "lavapipe checks" "no Vulkan device"
+else
+    echo "integration: lavapipe catches the width bugs, validation on"
+    HB_VK_VALIDATION=1 "$H" run --backend vulkan --width 8 --kernel 'glsl/reduce_*' --case 'sum_4097' \
+        --json "$T/vk.jsonl" --quiet >"$T/out" 2>&1
+    json_check "glsl reduce_warp32 caught at width 8" "$T/vk.jsonl" 'find(kernel="reduce_warp32")[0]["verdict"] == "XFAIL"'
+    json_check "glsl reduce_generic passes at width 8" "$T/vk.jsonl" 'find(kernel="reduce_generic")[0]["verdict"] == "PASS"'
+fi
+
+echo
+echo "integration: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
