@@ -36,6 +36,7 @@ struct hb_device_info {
     struct hb_width_option widths[HB_MAX_WIDTHS];
     uint64_t global_mem_bytes;
     uint32_t shared_mem_per_block;
+    double fp32_peak_tflops; /* vendor fp32 (non-tensor) peak, 0 when unknown: bench's "% of peak" */
 };
 
 /* What the core asks a backend to load: one entry of a kernel manifest. */

@@ -277,6 +277,8 @@ static int parse_case_line(char *text, const char *file, int line, struct case_s
     int failed = 0;
     char *cursor = text;
     char *op = next_token(&cursor, where, err, &failed);
+    if (failed)
+        return -1;
     if (op_parse(op, &ls.op)) {
         err_set(err, "%s: unknown op '%s' (sgemm, reduce, or include)", where, op);
         return -1;
@@ -398,9 +400,13 @@ static int parse_file_depth(const char *path, struct case_set *set, struct hb_er
         return -1;
     }
     buf[len] = 0;
-    if (memchr(buf, 0, len)) {
+    const char *nul = memchr(buf, 0, len);
+    if (nul) {
+        int line = 1;
+        for (const char *p = buf; p < nul; p++)
+            line += *p == '\n';
         free(buf);
-        err_set(err, "%s: holds a NUL byte: not a text case catalogue", path);
+        err_set(err, "%s:%d: holds a NUL byte: not a text case catalogue", path, line);
         return -1;
     }
     int rc = parse_text(path, buf, set, err, depth);
@@ -411,10 +417,6 @@ static int parse_file_depth(const char *path, struct case_set *set, struct hb_er
 static int parse_text(const char *path, const char *text, struct case_set *set, struct hb_err *err,
                       int depth)
 {
-    if (depth > MAX_INCLUDE_DEPTH) {
-        err_set(err, "%s: includes nest deeper than %d (an include loop?)", path, MAX_INCLUDE_DEPTH);
-        return -1;
-    }
     int line = 0;
     for (const char *p = text; *p;) {
         line++;
@@ -445,6 +447,11 @@ static int parse_text(const char *path, const char *text, struct case_set *set, 
             char *target = str_trim(s + 7);
             if (!*target) {
                 err_set(err, "%s:%d: include needs a file name", path, line);
+                return -1;
+            }
+            if (depth == MAX_INCLUDE_DEPTH) {
+                err_set(err, "%s:%d: include %s: includes nest deeper than %d (an include loop?)", path,
+                        line, target, MAX_INCLUDE_DEPTH);
                 return -1;
             }
             char *dir = path_dirname(path);

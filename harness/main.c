@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "run.h"
 #include "util.h"
 
@@ -13,6 +14,7 @@ static const char usage[] =
     "commands:\n"
     "  run     run every selected kernel on each backend, device and width, compare with OpenBLAS\n"
     "  list    show backends, their devices and widths, and the kernels found\n"
+    "  bench   speed of each kernel against the vendor library and a device copy, same run\n"
     "  help    this text (also --help)\n"
     "\n"
     "run options:\n"
@@ -27,10 +29,20 @@ static const char usage[] =
     "  --only-manifest  run only --manifest kernels, not the shipped ones\n"
     "  --junit FILE     JUnit XML, valid after every result\n"
     "  --json FILE      JSON lines, one per result as it arrives\n"
+    "  --known-bugs F   triaged driver/toolkit bugs (default cases/known-bugs): failing is XFAIL,\n"
+    "                   passing is XPASS so a fixed driver says to remove its line\n"
     "  --timeout S      seconds one case may take before its child is killed (default 120)\n"
     "  --repeats N      launches per case, compared bit for bit (default 2, at least 2)\n"
     "  --schedule S     emulator interleaving: lockstep or random:SEED\n"
     "  --quiet          print only failures, skips and the summary\n"
+    "\n"
+    "bench options:\n"
+    "  --backend B[,B]  backends to time; the first vendor library among them (cuBLAS) is the\n"
+    "                   SGEMM yardstick for all\n"
+    "  --kernel GLOB    kernels by name or lang/name\n"
+    "  --sizes N[,N..]  SGEMM sizes, n x n x n (default 1024,2048,4096,8192)\n"
+    "  --reduce-n N     reduction length (default 268435456 = 2^28 floats)\n"
+    "  --runs N         timed launches per point, median reported (default 5)\n"
     "\n"
     "exit codes: 0 every verdict acceptable; 1 a FAIL, XPASS or ERROR; 2 bad usage or input file;\n"
     "            3 a backend asked for by name has no usable device\n";
@@ -73,6 +85,8 @@ static int parse_options(int argc, char **argv, struct run_opts *o, struct hb_er
             o->case_glob = v;
         } else if (!strcmp(a, "--junit")) {
             o->junit = v;
+        } else if (!strcmp(a, "--known-bugs")) {
+            o->known_bugs = v;
         } else if (!strcmp(a, "--json")) {
             o->json = v;
         } else if (!strcmp(a, "--schedule")) {
@@ -115,6 +129,55 @@ static int parse_options(int argc, char **argv, struct run_opts *o, struct hb_er
     return 0;
 }
 
+static int parse_sizes(const char *s, struct bench_opts *b)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    b->n_sizes = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        long n;
+        if (parse_long(tok, &n) || n < 1 || n > 46340 || b->n_sizes == BENCH_MAX_SIZES)
+            return -1;
+        b->sizes[b->n_sizes++] = n;
+    }
+    return b->n_sizes ? 0 : -1;
+}
+
+static int bench_command(int argc, char **argv)
+{
+    struct bench_opts b = {"cuda", NULL, {1024, 2048, 4096, 8192}, 4, 1L << 28, 5};
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long n = 0;
+        int bad = !v;
+        if (bad)
+            ;
+        else if (!strcmp(a, "--backend"))
+            b.backends = v;
+        else if (!strcmp(a, "--kernel"))
+            b.kernel_glob = v;
+        else if (!strcmp(a, "--sizes"))
+            bad = parse_sizes(v, &b);
+        else if (!strcmp(a, "--reduce-n"))
+            bad = parse_long(v, &n) || n < 1 || n > 2147483647L, b.reduce_n = n;
+        else if (!strcmp(a, "--runs"))
+            bad = parse_long(v, &n) || n < 1 || n > 64, b.runs = (int)n;
+        else
+            bad = 1;
+        if (bad) {
+            fprintf(stderr, "harness: bench: bad option %s %s (see --help)\n", a, v ? v : "");
+            return EXIT_USAGE;
+        }
+        i++;
+    }
+    struct hb_err err = {{0}};
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    int code = bench_main(&b, &err);
+    if (err.msg[0])
+        fprintf(stderr, "harness: %s\n", err.msg);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
@@ -127,8 +190,10 @@ int main(int argc, char **argv)
     o.repeats = 2;
     struct hb_err err = {{0}};
     int code;
+    if (!strcmp(argv[1], "bench"))
+        return bench_command(argc, argv);
     if (strcmp(argv[1], "run") && strcmp(argv[1], "list")) {
-        fprintf(stderr, "harness: unknown command '%s' (run, list, help)\n", argv[1]);
+        fprintf(stderr, "harness: unknown command '%s' (run, list, bench, help)\n", argv[1]);
         return EXIT_USAGE;
     }
     if (parse_options(argc, argv, &o, &err)) {

@@ -171,7 +171,7 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
         return -1;
     }
     if (k->op != OP_REDUCE && s->chunk) {
-        err_set(err, "%s:%d: kernel [%s]: chunk applies to reduce only", path, k->line, k->name);
+        err_set(err, "%s:%d: kernel [%s]: chunk applies to reduce only", path, s->chunk, k->name);
         return -1;
     }
     char where[300];
@@ -181,7 +181,7 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
     if (!s->widths)
         k->any_width = 1;
     if (access(k->source, R_OK)) {
-        err_set(err, "%s:%d: kernel [%s]: source %s: %s", path, k->line, k->name, k->source,
+        err_set(err, "%s:%d: kernel [%s]: source %s: %s", path, s->source, k->name, k->source,
                 strerror(errno));
         return -1;
     }

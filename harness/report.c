@@ -122,6 +122,7 @@ int rep_open(struct rep_sink *s, const char *json_path, const char *junit_path, 
     if (junit_path) {
         if (!(s->junit = fopen(junit_path, "w+"))) {
             err_set(err, "%s: cannot write: %s", junit_path, strerror(errno));
+            rep_close(s);
             return -1;
         }
         fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"harness\" ", s->junit);
@@ -153,9 +154,10 @@ static void write_junit(struct rep_sink *s, const struct rep_result *r)
     if (tag) {
         fprintf(f, "<%s message=\"%s: ", tag, verdict_name(r->verdict));
         rep_xml_string(f, r->why);
-        fputs("\">", f);
-        fprintf(f, "device %s; %ld of %ld elements bad; max ratio %.4g (threshold %.4g); max ulp %" PRIu64,
-                r->device, r->cmp.bad, r->cmp.elements, r->cmp.max_ratio, r->cmp.threshold, r->cmp.max_ulp);
+        fputs("\">device ", f);
+        rep_xml_string(f, r->device);
+        fprintf(f, "; %ld of %ld elements bad; max ratio %.4g (threshold %.4g); max ulp %" PRIu64, r->cmp.bad,
+                r->cmp.elements, r->cmp.max_ratio, r->cmp.threshold, r->cmp.max_ulp);
         if (r->cmp.first_i >= 0)
             fprintf(f, "; first bad (%ld,%ld) expected %.9g got %.9g", r->cmp.first_i, r->cmp.first_j,
                     r->cmp.first_expected, r->cmp.first_got);

@@ -18,30 +18,19 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "probe.h"
 #include "case.h"
 #include "compare.h"
 #include "gen.h"
 #include "guard.h"
+#include "known.h"
 #include "loader.h"
 #include "manifest.h"
 #include "ref.h"
 #include "report.h"
 
-#define MAX_DEVICES 16
-#define PROBE_TIMEOUT_MS 120000
 /* Open and kernel load (glslc, JIT, driver start) get this long before the first case. */
 #define OPEN_TIMEOUT_MS 120000
-
-/* What a probe child reports about one backend. */
-struct probe {
-    char name[16];
-    int built;
-    int count; /* devices; -1 when the backend could not list any */
-    char langs[64];
-    char vendor[32];
-    char err[512];
-    struct hb_device_info dev[MAX_DEVICES];
-};
 
 /* One case's inputs and references, made once in the parent. */
 struct case_data {
@@ -59,6 +48,7 @@ struct ctx {
     const struct run_opts *o;
     struct case_set cases;
     struct kern_set kernels;
+    struct known_set known;
     struct case_data *data;
     struct rep_sink sink;
     double kernel_ms, child_ms;
@@ -74,110 +64,6 @@ struct msg {
     int index; /* position in the group's case list */
     struct rep_result r;
 };
-
-static int write_full(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n, len -= (size_t)n;
-    }
-    return 0;
-}
-
-/* Reads exactly len bytes, waiting at most timeout_ms for each chunk: 1 read, 0 EOF,
- * -1 timeout, -2 error. */
-static int read_full(int fd, void *buf, size_t len, int timeout_ms)
-{
-    char *p = buf;
-    size_t got = 0;
-    while (got < len) {
-        struct pollfd pfd = {fd, POLLIN, 0};
-        int rc = poll(&pfd, 1, timeout_ms);
-        if (rc < 0 && errno == EINTR)
-            continue;
-        if (rc < 0)
-            return -2;
-        if (rc == 0)
-            return -1;
-        ssize_t n = read(fd, p + got, len - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -2;
-        if (n == 0)
-            return got ? -2 : 0;
-        got += (size_t)n;
-    }
-    return 1;
-}
-
-/* ---------- probes ---------- */
-
-static void probe_child(const char *name, int fd)
-{
-    struct probe p;
-    memset(&p, 0, sizeof p);
-    snprintf(p.name, sizeof p.name, "%s", name);
-    p.built = 1;
-    struct hb_err err = {{0}};
-    const struct hb_backend *be = ldr_open(name, &err);
-    if (!be) {
-        p.count = -1;
-        snprintf(p.err, sizeof p.err, "%.500s", err.msg);
-    } else {
-        snprintf(p.langs, sizeof p.langs, "%s", be->langs);
-        if (be->vendor_sgemm && be->vendor_name)
-            snprintf(p.vendor, sizeof p.vendor, "%s", be->vendor_name);
-        p.count = be->list_devices(p.dev, MAX_DEVICES, p.err, sizeof p.err);
-        if (p.count > MAX_DEVICES)
-            p.count = MAX_DEVICES;
-    }
-    write_full(fd, &p, sizeof p);
-    _exit(0);
-}
-
-static void probe_backend(const char *name, struct probe *p)
-{
-    memset(p, 0, sizeof p[0]);
-    snprintf(p->name, sizeof p->name, "%s", name);
-    if (!ldr_is_built(name)) {
-        p->count = -1;
-        snprintf(p->err, sizeof p->err, "not built (its toolchain was missing at build time: see `make`)");
-        return;
-    }
-    int fds[2];
-    if (pipe(fds)) {
-        p->count = -1;
-        snprintf(p->err, sizeof p->err, "pipe: %s", strerror(errno));
-        return;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        probe_child(name, fds[1]);
-    }
-    close(fds[1]);
-    int rc = pid < 0 ? -2 : read_full(fds[0], p, sizeof *p, PROBE_TIMEOUT_MS);
-    close(fds[0]);
-    if (pid > 0) {
-        if (rc != 1)
-            kill(pid, SIGKILL);
-        waitpid(pid, NULL, 0);
-    }
-    if (rc != 1) {
-        memset(p, 0, sizeof p[0]);
-        snprintf(p->name, sizeof p->name, "%s", name);
-        p->count = -1;
-        snprintf(p->err, sizeof p->err, "device probe %s", rc == -1 ? "hung" : "crashed");
-    }
-    p->built = 1;
-}
 
 /* ---------- case data ---------- */
 
@@ -417,7 +303,7 @@ static void send_group_row(int fd, const struct group *g, enum hb_verdict v, uns
     m.r.verdict = v;
     m.r.cmp.classes = classes;
     snprintf(m.r.why, sizeof m.r.why, "%s", why);
-    write_full(fd, &m, sizeof m);
+    prb_write_full(fd, &m, sizeof m);
 }
 
 static void group_child(struct ctx *cx, const struct group *g, int start, int fd)
@@ -458,7 +344,7 @@ static void group_child(struct ctx *cx, const struct group *g, int start, int fd
         memset(&m, 0, sizeof m);
         m.type = MSG_BEGIN;
         m.index = i;
-        write_full(fd, &m, sizeof m);
+        prb_write_full(fd, &m, sizeof m);
         const struct case_data *d = &cx->data[g->cases[i]];
         m.type = MSG_RESULT;
         fill_identity(&m.r, g);
@@ -466,8 +352,18 @@ static void group_child(struct ctx *cx, const struct group *g, int start, int fd
         double t0 = now_ms();
         int sticky = run_case(be, hctx, kern, g, d, cx->o->repeats, &m.r);
         m.r.child_ms = now_ms() - t0;
-        char verdict_why[256];
-        m.r.verdict = cmp_verdict(&m.r.cmp, expected_bad, g->k ? g->k->expect : 0, verdict_why, sizeof verdict_why);
+        char kernel_name[128], verdict_why[256];
+        snprintf(kernel_name, sizeof kernel_name, "%s/%s", m.r.lang, m.r.kernel);
+        const struct known_bug *bug = known_match(&cx->known, m.r.backend, m.r.device, kernel_name, d->c->name);
+        m.r.verdict = cmp_verdict(&m.r.cmp, expected_bad || bug, g->k && !bug ? g->k->expect : 0, verdict_why,
+                                  sizeof verdict_why);
+        if (bug && m.r.verdict == V_PASS) {
+            m.r.verdict = V_XPASS;
+            snprintf(verdict_why, sizeof verdict_why, "known bug no longer reproduces: remove %.100s:%d", bug->file,
+                     bug->line);
+        } else if (bug && m.r.verdict == V_XFAIL) {
+            snprintf(verdict_why, sizeof verdict_why, "known bug: %.200s", bug->reason);
+        }
         if (m.r.why[0]) {
             char api_why[sizeof m.r.why];
             memcpy(api_why, m.r.why, sizeof api_why);
@@ -475,7 +371,7 @@ static void group_child(struct ctx *cx, const struct group *g, int start, int fd
         } else {
             snprintf(m.r.why, sizeof m.r.why, "%s", verdict_why);
         }
-        write_full(fd, &m, sizeof m);
+        prb_write_full(fd, &m, sizeof m);
         if (sticky)
             _exit(0); /* a fresh child gets a fresh device context */
     }
@@ -532,7 +428,7 @@ static void run_group(struct ctx *cx, const struct group *g, int backend_slot)
         int timeout_ms = (int)(cx->o->timeout_s * 1000);
         for (;;) {
             struct msg m;
-            int rc = read_full(fds[0], &m, sizeof m, in_flight < 0 ? OPEN_TIMEOUT_MS : timeout_ms);
+            int rc = prb_read_full(fds[0], &m, sizeof m, in_flight < 0 ? OPEN_TIMEOUT_MS : timeout_ms);
             if (rc == -1) {
                 timed_out = 1;
                 kill(pid, SIGKILL);
@@ -685,6 +581,11 @@ static int load_inputs(struct ctx *cx, struct hb_err *err)
     }
     int rc = case_parse_file(cases_path, &cx->cases, err);
     free(cases_path);
+    if (rc)
+        return rc;
+    char *known_path = o->known_bugs ? xstrdup(o->known_bugs) : path_join(path_root_dir(), "cases/known-bugs");
+    rc = known_parse_file(known_path, &cx->known, err);
+    free(known_path);
     return rc;
 }
 
@@ -703,7 +604,7 @@ static int probe_selected(const struct run_opts *o, struct probe *probes, struct
     for (int i = 0; i < n; i++) {
         if (o->backend && strcmp(o->backend, names[i]))
             continue;
-        probe_backend(names[i], &probes[count]);
+        prb_probe(names[i], &probes[count]);
         struct probe *p = &probes[count++];
         if (p->count <= 0) {
             const char *why = p->count < 0 ? p->err : p->err[0] ? p->err : "no device found";
@@ -826,6 +727,7 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     free(cx.data);
     case_set_free(&cx.cases);
     kern_set_free(&cx.kernels);
+    known_free(&cx.known);
     return code;
 }
 
@@ -841,7 +743,7 @@ int run_list(const struct run_opts *o, struct hb_err *err)
     printf("Backends\n");
     for (int i = 0; i < n; i++) {
         struct probe p;
-        probe_backend(names[i], &p);
+        prb_probe(names[i], &p);
         if (p.count < 0) {
             printf("  %-8s %s\n", p.name, p.err);
             continue;
@@ -867,7 +769,9 @@ int run_list(const struct run_opts *o, struct hb_err *err)
         printf("  %-5s/%-24s %-6s block %ux%ux%u widths %-10s expect %-10s %s\n", k->lang, k->name, op_name(k->op),
                k->block[0], k->block[1], k->block[2], widths, expect, k->note ? k->note : "");
     }
-    printf("Cases: %d in %s\n", cx.cases.n, o->cases ? o->cases : o->tier ? o->tier : "quick");
+    printf("Cases: %d in %s; %d known bugs listed\n", cx.cases.n, o->cases ? o->cases : o->tier ? o->tier : "quick",
+           cx.known.n);
+    known_free(&cx.known);
     case_set_free(&cx.cases);
     kern_set_free(&cx.kernels);
     return EXIT_OK;

@@ -22,6 +22,7 @@ struct run_opts {
     int n_widths;
     double timeout_s;      /* per case */
     int repeats;           /* launches per case, >= 2 for the repeatability check */
+    const char *known_bugs; /* known-bug list instead of cases/known-bugs */
     const char *schedule;  /* emulator schedule, passed as HB_SIM_SCHEDULE */
     int quiet;             /* only failures while running */
 };

@@ -1,0 +1,90 @@
+/* vk_internal.h: state shared by the Vulkan backend's files: vk_backend.c (instance, devices,
+ * widths, context), vk_mem.c (memory, transfers, submission), vk_kernel.c (shaders, launches).
+ * Private to this folder; the core sees only backend.h. Not a general Vulkan wrapper: just
+ * what one harness child needs. */
+#ifndef VK_INTERNAL_H
+#define VK_INTERNAL_H
+
+#include <stdarg.h>
+#include <vulkan/vulkan.h>
+
+#include "backend.h"
+
+/* What the validation messenger saw: the first ERROR-severity message since the last check. */
+struct vk_vstate {
+    int failed;
+    char msg[768];
+};
+
+struct hb_ctx {
+    VkInstance inst;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice phys;
+    VkDevice dev;
+    VkQueue queue;
+    uint32_t queue_family;
+    VkCommandPool cmd_pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkQueryPool timestamps; /* two queries: before and after the timed command */
+    double ns_per_tick;
+    uint64_t tick_mask;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties mem;
+    int width;
+    int required_size;  /* chain VkPipelineShaderStageRequiredSubgroupSizeCreateInfo */
+    int full_subgroups; /* computeFullSubgroups enabled */
+    uint32_t max_subgroup;
+    uint32_t buf_type;     /* memory type of kernel buffers */
+    int staging;           /* kernel buffers not host-visible: go through a staging buffer */
+    uint32_t staging_type; /* host-visible, coherent */
+    VkBuffer staging_buf;
+    VkDeviceMemory staging_mem;
+    void *staging_map;
+    size_t staging_size;
+    struct vk_vstate vstate;
+    char err[1024];
+};
+
+struct hb_buf {
+    VkBuffer buf;
+    VkDeviceMemory mem;
+    size_t size;
+    void *map; /* NULL in staging mode */
+};
+
+/* Formats a message into ctx->err; returns `status` so callers can `return vk_fail(...)`. */
+int vk_fail(hb_ctx *ctx, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *vk_result_str(VkResult r);
+/* HB_ERROR naming `call` when r is not VK_SUCCESS (or a pending validation error), else HB_OK. */
+int vk_check(hb_ctx *ctx, VkResult r, const char *call);
+/* Returns HB_ERROR with the validation message when the layer reported an error since the
+ * last call, and clears the flag; HB_OK otherwise. */
+int vk_validation_status(hb_ctx *ctx);
+
+/* Command recording around one submission: begin resets the command buffer and orders it
+ * after every earlier submission; end_submit makes writes visible to the host, submits,
+ * waits on the fence and, when ms is not NULL, reads the timestamps written by
+ * vk_stamp(ctx, 0) / vk_stamp(ctx, 1). */
+int vk_cmd_begin(hb_ctx *ctx);
+void vk_stamp(hb_ctx *ctx, int which);
+int vk_cmd_end_submit(hb_ctx *ctx, double *ms, const char *what);
+
+/* Sets ctx->staging from the device's heaps (vk_mem.c). */
+void vk_choose_memory(hb_ctx *ctx);
+
+/* The memory half of struct hb_backend (vk_mem.c). */
+int vk_alloc(hb_ctx *ctx, size_t bytes, hb_buf **out);
+void vk_release(hb_ctx *ctx, hb_buf *buf);
+int vk_upload(hb_ctx *ctx, hb_buf *dst, size_t offset, const void *src, size_t bytes);
+int vk_download(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size_t bytes);
+int vk_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off, size_t bytes,
+            double *device_ms);
+
+/* The kernel half of struct hb_backend (vk_kernel.c). */
+int vk_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out);
+void vk_unload(hb_ctx *ctx, hb_kern *kern);
+int vk_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args,
+              double *device_ms);
+
+#endif

@@ -1,0 +1,363 @@
+/* vk_kernel.c: loading compute shaders (prebuilt SPIR-V, GLSL compiled with glslc at run time
+ * when no current build product exists, or SPIR-V given directly) and launching them.
+ * The manifest's block is passed as specialization constants 0, 1, 2; buffers are bound
+ * as set 0 bindings 0..n-1 and the integers pushed as one block, per kernels/README.md.
+ * It does not reflect SPIR-V: a shader that disagrees with the ABI fails in the driver. */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vk_internal.h"
+
+/* Same target as backend.mk, so run-time and build-time products match. */
+#define VK_GLSLC_TARGET "--target-env=vulkan1.2"
+#define VK_PUSH_BYTES (HB_MAX_INT_ARGS * 4)
+
+struct hb_kern {
+    VkShaderModule module;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+    char name[64];
+};
+
+/* Reads a whole SPIR-V file into a malloc'd buffer, checking its magic number. */
+static int vk_read_spirv(hb_ctx *ctx, const char *path, uint32_t **words, size_t *bytes)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return vk_fail(ctx, HB_ERROR, "open %s: %s", path, strerror(errno));
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    rewind(f);
+    uint32_t *w = n >= 20 && n % 4 == 0 ? malloc((size_t)n) : NULL;
+    int ok = w && fread(w, 1, (size_t)n, f) == (size_t)n;
+    fclose(f);
+    if (!ok || w[0] != 0x07230203u) {
+        free(w);
+        return vk_fail(ctx, HB_ERROR, "%s is not a SPIR-V module (%ld bytes)", path, n);
+    }
+    *words = w;
+    *bytes = (size_t)n;
+    return HB_OK;
+}
+
+/* The source file's name without its directory and last extension: "sgemm_tiled". */
+static void vk_stem(const char *path, char *out, size_t outlen)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(out, outlen, "%s", base);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = '\0';
+}
+
+/* Compiles GLSL with glslc into a private temporary folder and reads the result, so users'
+ * own kernels run without rebuilding the harness. glslc's diagnostics become the message. */
+static int vk_compile_glsl(hb_ctx *ctx, const char *source, const char *stem, uint32_t **words,
+                           size_t *bytes)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], spv[1024], log[600];
+    snprintf(dir, sizeof dir, "%s/hb_vk_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return vk_fail(ctx, HB_ERROR, "mkdtemp %s: %s", dir, strerror(errno));
+    snprintf(spv, sizeof spv, "%s/%.255s.spv", dir, stem);
+    snprintf(log, sizeof log, "%s/glslc.log", dir);
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    char *argv[] = {"glslc", VK_GLSLC_TARGET, "-O", "-o", spv, (char *)source, NULL};
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "glslc", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    int status = 0, st;
+    if (rc != 0) {
+        st = vk_fail(ctx, rc == ENOENT ? HB_UNSUPPORTED : HB_ERROR,
+                     "cannot run glslc to compile %s at run time: %s", source, strerror(rc));
+    } else if (waitpid(pid, &status, 0) < 0) {
+        st = vk_fail(ctx, HB_ERROR, "waitpid(glslc): %s", strerror(errno));
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char text[700] = "";
+        FILE *f = fopen(log, "r");
+        if (f) {
+            size_t n = fread(text, 1, sizeof text - 1, f);
+            text[n] = '\0';
+            fclose(f);
+        }
+        st = vk_fail(ctx, HB_ERROR, "glslc %s failed: %s", source, text);
+    } else {
+        st = vk_read_spirv(ctx, spv, words, bytes);
+    }
+    unlink(spv);
+    unlink(log);
+    rmdir(dir);
+    return st;
+}
+
+/* Finds the SPIR-V for spec: build_dir/kernels/glsl/<stem>.spv when it is at least as new as
+ * the source, else a run-time compile; lang spirv names the module itself. */
+static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, uint32_t **words,
+                        size_t *bytes)
+{
+    if (strcmp(spec->lang, "spirv") == 0)
+        return vk_read_spirv(ctx, spec->source_path, words, bytes);
+    if (strcmp(spec->lang, "glsl") != 0)
+        return vk_fail(ctx, HB_UNSUPPORTED, "the Vulkan backend runs glsl and spirv, not %s",
+                       spec->lang);
+    char stem[256], built[1024];
+    vk_stem(spec->source_path, stem, sizeof stem);
+    struct stat src_st, spv_st;
+    if (stat(spec->source_path, &src_st) != 0)
+        return vk_fail(ctx, HB_ERROR, "stat %s: %s", spec->source_path, strerror(errno));
+    if (spec->build_dir) {
+        snprintf(built, sizeof built, "%s/kernels/glsl/%s.spv", spec->build_dir, stem);
+        if (stat(built, &spv_st) == 0 && spv_st.st_mtime >= src_st.st_mtime)
+            return vk_read_spirv(ctx, built, words, bytes);
+    }
+    return vk_compile_glsl(ctx, spec->source_path, stem, words, bytes);
+}
+
+void vk_unload(hb_ctx *ctx, hb_kern *k)
+{
+    if (!k)
+        return;
+    if (k->pipeline)
+        vkDestroyPipeline(ctx->dev, k->pipeline, NULL);
+    if (k->pool)
+        vkDestroyDescriptorPool(ctx->dev, k->pool, NULL); /* frees the set */
+    if (k->layout)
+        vkDestroyPipelineLayout(ctx->dev, k->layout, NULL);
+    if (k->set_layout)
+        vkDestroyDescriptorSetLayout(ctx->dev, k->set_layout, NULL);
+    if (k->module)
+        vkDestroyShaderModule(ctx->dev, k->module, NULL);
+    free(k);
+}
+
+/* The layout is the same for every kernel: HB_MAX_BUF_ARGS storage buffers (a shader binds
+ * as many as its op has; unused bindings are never written) and one push-constant range. */
+static int vk_layouts(hb_ctx *ctx, hb_kern *k)
+{
+    VkDescriptorSetLayoutBinding b[HB_MAX_BUF_ARGS];
+    for (uint32_t i = 0; i < HB_MAX_BUF_ARGS; i++)
+        b[i] = (VkDescriptorSetLayoutBinding){
+            .binding = i,
+            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .descriptorCount = 1,
+            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+        };
+    VkDescriptorSetLayoutCreateInfo dci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = HB_MAX_BUF_ARGS,
+        .pBindings = b,
+    };
+    int st = vk_check(ctx, vkCreateDescriptorSetLayout(ctx->dev, &dci, NULL, &k->set_layout),
+                      "vkCreateDescriptorSetLayout");
+    if (st != HB_OK)
+        return st;
+    VkPushConstantRange pcr = {
+        .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+        .size = VK_PUSH_BYTES,
+    };
+    VkPipelineLayoutCreateInfo lci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &k->set_layout,
+        .pushConstantRangeCount = 1,
+        .pPushConstantRanges = &pcr,
+    };
+    st = vk_check(ctx, vkCreatePipelineLayout(ctx->dev, &lci, NULL, &k->layout),
+                  "vkCreatePipelineLayout");
+    if (st != HB_OK)
+        return st;
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, HB_MAX_BUF_ARGS};
+    VkDescriptorPoolCreateInfo pci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = 1,
+        .poolSizeCount = 1,
+        .pPoolSizes = &ps,
+    };
+    st = vk_check(ctx, vkCreateDescriptorPool(ctx->dev, &pci, NULL, &k->pool),
+                  "vkCreateDescriptorPool");
+    if (st != HB_OK)
+        return st;
+    VkDescriptorSetAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = k->pool,
+        .descriptorSetCount = 1,
+        .pSetLayouts = &k->set_layout,
+    };
+    return vk_check(ctx, vkAllocateDescriptorSets(ctx->dev, &ai, &k->set),
+                    "vkAllocateDescriptorSets");
+}
+
+static int vk_pipeline(hb_ctx *ctx, hb_kern *k, const struct hb_kernel_spec *spec)
+{
+    uint32_t block[3] = {spec->block[0], spec->block[1], spec->block[2]};
+    VkSpecializationMapEntry map[3];
+    for (uint32_t i = 0; i < 3; i++)
+        map[i] = (VkSpecializationMapEntry){i, i * 4, 4};
+    VkSpecializationInfo si = {3, map, sizeof block, block};
+
+    /* The width is exact without a request where the device has one size (lavapipe, NVIDIA);
+     * where it varies, ask for it, and for full subgroups when the block allows them. */
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo req = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
+        .requiredSubgroupSize = (uint32_t)ctx->width,
+    };
+    uint32_t threads = block[0] * block[1] * block[2];
+    VkPipelineShaderStageCreateFlags flags = 0;
+    uint32_t unit = ctx->required_size ? (uint32_t)ctx->width : ctx->max_subgroup;
+    if (ctx->full_subgroups && unit > 0 && block[0] % unit == 0)
+        flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    VkPipelineShaderStageCreateInfo stage = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .pNext = ctx->required_size ? &req : NULL,
+        .flags = flags,
+        .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+        .module = k->module,
+        .pName = spec->entry && *spec->entry ? spec->entry : "main",
+        .pSpecializationInfo = &si,
+    };
+    if (ctx->required_size) {
+        VkPhysicalDeviceSubgroupSizeControlProperties ssc = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                          .pNext = &ssc};
+        vkGetPhysicalDeviceProperties2(ctx->phys, &p2);
+        if (threads > ssc.maxComputeWorkgroupSubgroups * (uint32_t)ctx->width)
+            return vk_fail(ctx, HB_UNSUPPORTED,
+                           "%s: %u invocations exceed %u subgroups of width %d", spec->name,
+                           threads, ssc.maxComputeWorkgroupSubgroups, ctx->width);
+    }
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = stage,
+        .layout = k->layout,
+    };
+    VkResult r = vkCreateComputePipelines(ctx->dev, VK_NULL_HANDLE, 1, &ci, NULL, &k->pipeline);
+    if (r != VK_SUCCESS)
+        return vk_fail(ctx, HB_ERROR, "vkCreateComputePipelines (%s): %s", spec->name,
+                       vk_result_str(r));
+    return vk_validation_status(ctx);
+}
+
+int vk_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
+{
+    vk_validation_status(ctx);
+    *out = NULL;
+    const VkPhysicalDeviceLimits *lim = &ctx->props.limits;
+    const unsigned *b = spec->block;
+    if (b[0] == 0 || b[1] == 0 || b[2] == 0 || b[0] > lim->maxComputeWorkGroupSize[0] ||
+        b[1] > lim->maxComputeWorkGroupSize[1] || b[2] > lim->maxComputeWorkGroupSize[2] ||
+        (uint64_t)b[0] * b[1] * b[2] > lim->maxComputeWorkGroupInvocations)
+        return vk_fail(ctx, HB_UNSUPPORTED,
+                       "%s: block %u x %u x %u outside the device's limits (%u x %u x %u, %u "
+                       "invocations)",
+                       spec->name, b[0], b[1], b[2], lim->maxComputeWorkGroupSize[0],
+                       lim->maxComputeWorkGroupSize[1], lim->maxComputeWorkGroupSize[2],
+                       lim->maxComputeWorkGroupInvocations);
+    uint32_t *words = NULL;
+    size_t bytes = 0;
+    int st = vk_spirv_for(ctx, spec, &words, &bytes);
+    if (st != HB_OK)
+        return st;
+    hb_kern *k = calloc(1, sizeof *k);
+    if (!k) {
+        free(words);
+        return vk_fail(ctx, HB_ERROR, "out of memory for a kernel handle");
+    }
+    snprintf(k->name, sizeof k->name, "%s", spec->name);
+    VkShaderModuleCreateInfo mci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = bytes,
+        .pCode = words,
+    };
+    st = vk_check(ctx, vkCreateShaderModule(ctx->dev, &mci, NULL, &k->module),
+                  "vkCreateShaderModule");
+    free(words);
+    if (st == HB_OK)
+        st = vk_layouts(ctx, k);
+    if (st == HB_OK)
+        st = vk_pipeline(ctx, k, spec);
+    if (st != HB_OK) {
+        vk_unload(ctx, k);
+        return st;
+    }
+    *out = k;
+    return HB_OK;
+}
+
+int vk_launch(hb_ctx *ctx, hb_kern *k, const unsigned grid[3], const struct hb_args *args,
+              double *device_ms)
+{
+    vk_validation_status(ctx);
+    if (device_ms)
+        *device_ms = 0.0;
+    const VkPhysicalDeviceLimits *lim = &ctx->props.limits;
+    if (args->n_bufs < 0 || args->n_bufs > HB_MAX_BUF_ARGS || args->n_ints < 0 ||
+        args->n_ints > HB_MAX_INT_ARGS)
+        return vk_fail(ctx, HB_ERROR, "%s: %d buffers and %d integers exceed the ABI", k->name,
+                       args->n_bufs, args->n_ints);
+    for (int d = 0; d < 3; d++)
+        if (grid[d] > lim->maxComputeWorkGroupCount[d])
+            return vk_fail(ctx, HB_UNSUPPORTED, "%s: grid[%d] = %u exceeds the device's %u",
+                           k->name, d, grid[d], lim->maxComputeWorkGroupCount[d]);
+
+    VkDescriptorBufferInfo info[HB_MAX_BUF_ARGS];
+    VkWriteDescriptorSet w[HB_MAX_BUF_ARGS];
+    for (int i = 0; i < args->n_bufs; i++) {
+        const hb_buf *b = args->bufs[i];
+        size_t off = args->offsets[i];
+        if (!b || off >= b->size || off % lim->minStorageBufferOffsetAlignment)
+            return vk_fail(ctx, HB_ERROR,
+                           "%s: buffer argument %d at offset %zu is missing, past its end or "
+                           "not %llu-aligned",
+                           k->name, i, off,
+                           (unsigned long long)lim->minStorageBufferOffsetAlignment);
+        /* The binding reaches to the end of the allocation: a kernel that writes past its
+         * argument lands in the core's guard band, where it is seen. */
+        size_t range = b->size - off;
+        if (range > lim->maxStorageBufferRange)
+            range = lim->maxStorageBufferRange;
+        info[i] = (VkDescriptorBufferInfo){b->buf, off, range};
+        w[i] = (VkWriteDescriptorSet){
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstSet = k->set,
+            .dstBinding = (uint32_t)i,
+            .descriptorCount = 1,
+            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .pBufferInfo = &info[i],
+        };
+    }
+    /* Safe to rewrite: the previous launch of this kernel has finished (fence waited). */
+    if (args->n_bufs > 0)
+        vkUpdateDescriptorSets(ctx->dev, (uint32_t)args->n_bufs, w, 0, NULL);
+    int32_t push[HB_MAX_INT_ARGS] = {0}; /* the whole range is pushed, unused ints as zero */
+    memcpy(push, args->ints, (size_t)args->n_ints * sizeof push[0]);
+
+    int st = vk_cmd_begin(ctx);
+    if (st != HB_OK)
+        return st;
+    vkCmdBindPipeline(ctx->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
+    vkCmdBindDescriptorSets(ctx->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &k->set,
+                            0, NULL);
+    vkCmdPushConstants(ctx->cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+    vk_stamp(ctx, 0);
+    vkCmdDispatch(ctx->cmd, grid[0], grid[1], grid[2]);
+    vk_stamp(ctx, 1);
+    return vk_cmd_end_submit(ctx, device_ms, k->name);
+}
