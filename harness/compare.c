@@ -59,6 +59,21 @@ static int is_poison(float f)
     return bits == CMP_POISON_BITS;
 }
 
+unsigned char cmp_heat_level(double ratio, double threshold)
+{
+    if (!(ratio > threshold))
+        return 0;
+    double steps = isfinite(ratio) ? log2(ratio / threshold) * 8.0 + 1.0 : 250.0;
+    return (unsigned char)(steps > 250.0 ? 250.0 : steps);
+}
+
+/* Raises one heat cell; the special kinds outrank any ratio. */
+static void heat_mark(struct cmp_result *r, long cell, unsigned char level)
+{
+    if (level > r->heat[cell])
+        r->heat[cell] = level;
+}
+
 static void note_bad(struct cmp_result *r, long i, long j, double expected, float got)
 {
     if (r->bad++ == 0) {
@@ -69,9 +84,10 @@ static void note_bad(struct cmp_result *r, long i, long j, double expected, floa
 
 /* One element: updates the figures, returns whether it is bad. */
 static int check_element(struct cmp_result *r, double ref64, float openblas, double gauge, double flush,
-                         long len, float got, int exact, double threshold, long i, long j)
+                         long len, float got, int exact, double threshold, long i, long j, long cell)
 {
     if (is_poison(got)) {
+        heat_mark(r, cell, CMP_HEAT_UNWRITTEN);
         r->unwritten++;
         r->classes |= CLS_UNWRITTEN;
         note_bad(r, i, j, ref64, got);
@@ -87,6 +103,7 @@ static int check_element(struct cmp_result *r, double ref64, float openblas, dou
     if (ref_nan || ref_inf || !isfinite(got)) {
         int ok = ref_nan ? isnan(got) : ref_inf ? (isinf(got) && !signbit(got) == !signbit(ref64)) : 0;
         if (!ok) {
+            heat_mark(r, cell, CMP_HEAT_NAN);
             r->nan_mismatch++;
             r->classes |= CLS_NAN;
             note_bad(r, i, j, ref64, got);
@@ -96,6 +113,7 @@ static int check_element(struct cmp_result *r, double ref64, float openblas, dou
     double err = fabs((double)got - ref64);
     if (exact) {
         if (err != 0) {
+            heat_mark(r, cell, 250);
             r->classes |= CLS_WRONG;
             r->max_ratio = INFINITY;
             note_bad(r, i, j, ref64, got);
@@ -108,6 +126,7 @@ static int check_element(struct cmp_result *r, double ref64, float openblas, dou
     if (ratio > r->max_ratio)
         r->max_ratio = ratio;
     if (ratio > threshold) {
+        heat_mark(r, cell, cmp_heat_level(ratio, threshold));
         if (ratio > SUSPECT_FACTOR * threshold)
             r->classes |= CLS_WRONG;
         else
@@ -126,8 +145,9 @@ void cmp_sgemm(const struct ref_sgemm *ref, const float *got, int exact, struct 
     for (long i = 0; i < ref->M; i++)
         for (long j = 0; j < ref->N; j++) {
             size_t at = (size_t)i * ref->N + j;
+            long cell = (i * CMP_HEAT / ref->M) * CMP_HEAT + j * CMP_HEAT / ref->N;
             check_element(out, ref->c64[at], ref->c32[at], ref->gauge[at], ref->flush ? ref->flush[at] : 0,
-                          ref->K, got[at], exact, threshold, i, j);
+                          ref->K, got[at], exact, threshold, i, j, cell);
         }
     if (out->classes & CLS_WRONG)
         out->suspect = 0;
@@ -142,8 +162,9 @@ void cmp_reduce(const struct ref_reduce *ref, const float *partials, int exact, 
         double threshold = cmp_threshold(len);
         if (threshold > out->threshold)
             out->threshold = threshold;
+        long cell = b * (CMP_HEAT * CMP_HEAT) / ref->blocks;
         check_element(out, ref->partial64[b], (float)ref->partial64[b], ref->gauge[b],
-                      ref->flush ? ref->flush[b] : 0, len, partials[b], exact, threshold, b, -1);
+                      ref->flush ? ref->flush[b] : 0, len, partials[b], exact, threshold, b, -1, cell);
         total += partials[b];
     }
     double scale = fabs(ref->total64) > 0 ? fabs(ref->total64) : ref->total_abs;

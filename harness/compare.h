@@ -13,6 +13,12 @@
  * so an element still holding it was never written. */
 #define CMP_POISON_BITS 0x7fa5a5a5u
 
+/* Where the bad elements sit: the output folded onto a HEAT x HEAT grid (rows x columns of
+ * C; block partials row by row for reductions). Per cell: 0 fine, 1..250 the worst ratio
+ * over the threshold on a log scale, then the special kinds below. */
+#define CMP_HEAT 32
+enum { CMP_HEAT_NAN = 251, CMP_HEAT_UNWRITTEN = 252 };
+
 struct cmp_result {
     unsigned classes;     /* failure classes seen (verdict.h) */
     int suspect;          /* worst ratio in the grey band above the threshold */
@@ -29,7 +35,11 @@ struct cmp_result {
     double total_rel_err; /* reduce: relative error of the sum of all partials */
     long oob_buffer;      /* guard band damage: argument index, -1 when intact */
     long oob_offset;      /* byte offset from the start of that argument's data */
+    unsigned char heat[CMP_HEAT * CMP_HEAT];
 };
+
+/* Heat value for a ratio over a threshold: log2 steps, 1 at the threshold. */
+unsigned char cmp_heat_level(double ratio, double threshold);
 
 void cmp_init(struct cmp_result *r);
 

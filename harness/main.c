@@ -34,6 +34,10 @@ static const char usage[] =
     "  --timeout S      seconds one case may take before its child is killed (default 120)\n"
     "  --repeats N      launches per case, compared bit for bit (default 2, at least 2)\n"
     "  --schedule S     emulator interleaving: lockstep or random:SEED\n"
+    "  --shard i/n      run the i-th of n deterministic slices of the cases (0 <= i < n)\n"
+    "  --device K       only device K of each backend (default: all)\n"
+    "  --sanitize T     run each group under CUDA's compute-sanitizer (memcheck or racecheck);\n"
+    "                   its findings become verdicts (racecheck: nondeterministic, memcheck: oob)\n"
     "  --quiet          print only failures, skips and the summary\n"
     "\n"
     "bench options:\n"
@@ -85,6 +89,28 @@ static int parse_options(int argc, char **argv, struct run_opts *o, struct hb_er
             o->case_glob = v;
         } else if (!strcmp(a, "--junit")) {
             o->junit = v;
+        } else if (!strcmp(a, "--shard")) {
+            int i = -1, n = 0, used = 0;
+            if (sscanf(v, "%d/%d%n", &i, &n, &used) != 2 || v[used] || n < 1 || i < 0 || i >= n) {
+                err_set(err, "--shard %s: expected i/n with 0 <= i < n", v);
+                return -1;
+            }
+            o->shard = i, o->shards = n;
+        } else if (!strcmp(a, "--device")) {
+            long d;
+            if (parse_long(v, &d) || d < 0 || d > 15) {
+                err_set(err, "--device %s: expected a device index from 0 to 15", v);
+                return -1;
+            }
+            o->device = (int)d;
+        } else if (!strcmp(a, "--sanitize")) {
+            if (strcmp(v, "memcheck") && strcmp(v, "racecheck")) {
+                err_set(err, "--sanitize %s: expected memcheck or racecheck", v);
+                return -1;
+            }
+            o->sanitize = v;
+        } else if (!strcmp(a, "--group-child")) {
+            o->group_child = v;
         } else if (!strcmp(a, "--known-bugs")) {
             o->known_bugs = v;
         } else if (!strcmp(a, "--json")) {
@@ -188,6 +214,9 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.timeout_s = 120;
     o.repeats = 2;
+    o.device = -1;
+    o.argc = argc;
+    o.argv = argv;
     struct hb_err err = {{0}};
     int code;
     if (!strcmp(argv[1], "bench"))

@@ -156,7 +156,7 @@ static int parse_expect(const char *val, unsigned *out, const char *where, struc
 }
 
 struct seen {
-    int op, lang, source, entry, block, grid, chunk, widths, expect, note, cases;
+    int op, lang, source, entry, block, grid, chunk, widths, expect, note, cases, needs;
     char *grid_text;
     int grid_line;
 };
@@ -260,10 +260,10 @@ int kern_parse_file(const char *path, struct kern_set *set, struct hb_err *err)
                   : !strcmp(key, "block") ? &s.block : !strcmp(key, "grid") ? &s.grid
                   : !strcmp(key, "chunk") ? &s.chunk : !strcmp(key, "widths") ? &s.widths
                   : !strcmp(key, "expect") ? &s.expect : !strcmp(key, "note") ? &s.note
-                  : !strcmp(key, "cases") ? &s.cases : NULL;
+                  : !strcmp(key, "cases") ? &s.cases : !strcmp(key, "needs") ? &s.needs : NULL;
         if (!flag) {
             err_set(err, "%s: unknown key '%s' (op, lang, source, entry, block, grid, chunk, widths, "
-                         "expect, note, cases)", where, key);
+                         "expect, note, cases, needs)", where, key);
             rc = -1;
             break;
         }
@@ -311,6 +311,12 @@ int kern_parse_file(const char *path, struct kern_set *set, struct hb_err *err)
             k->note = xstrdup(val);
         } else if (flag == &s.cases) {
             k->cases = xstrdup(val);
+        } else if (flag == &s.needs) {
+            if (strcmp(val, "racecheck")) {
+                err_set(err, "%s: needs = %s: the only requirement is racecheck", where, val);
+                rc = -1;
+            }
+            k->needs_racecheck = 1;
         }
     }
     if (!rc && ferror(f)) {

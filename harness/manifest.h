@@ -30,6 +30,8 @@ struct kern_desc {
     unsigned expect; /* 0: must pass; else the class bits a canary must show */
     char *note;
     char *cases; /* glob restricting the cases it runs, NULL for all */
+    int needs_racecheck; /* a race only a race detector shows: runs under --sanitize racecheck,
+                            SKIP otherwise */
     char *file;  /* manifest, for messages */
     int line;
 };

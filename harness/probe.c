@@ -37,9 +37,7 @@ int prb_read_full(int fd, void *buf, size_t len, int timeout_ms)
     while (got < len) {
         struct pollfd pfd = {fd, POLLIN, 0};
         int rc = poll(&pfd, 1, timeout_ms);
-        if (rc < 0 && errno == EINTR)
-            continue;
-        if (rc < 0)
+        if (rc < 0) /* EINTR too: a signal means the caller should look at its flags */
             return -2;
         if (rc == 0)
             return -1;

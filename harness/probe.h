@@ -26,7 +26,7 @@ void prb_probe(const char *name, struct probe *p);
 
 int prb_write_full(int fd, const void *buf, size_t len);
 /* Reads exactly len bytes, waiting at most timeout_ms for each chunk: 1 read, 0 EOF,
- * -1 timeout, -2 error. */
+ * -1 timeout, -2 error or interrupted by a signal. */
 int prb_read_full(int fd, void *buf, size_t len, int timeout_ms);
 
 #endif

@@ -89,6 +89,16 @@ static void write_json(FILE *out, const struct rep_result *r)
         json_num(out, "total_rel_err", r->cmp.total_rel_err);
     if (r->cmp.oob_buffer >= 0)
         fprintf(out, ",\"oob\":{\"arg\":%ld,\"offset\":%ld}", r->cmp.oob_buffer, r->cmp.oob_offset);
+    int any_heat = 0;
+    for (int i = 0; i < CMP_HEAT * CMP_HEAT; i++)
+        any_heat |= r->cmp.heat[i];
+    if (any_heat) {
+        /* Row-major CMP_HEAT x CMP_HEAT cells, two hex digits each. */
+        fputs(",\"heat\":\"", out);
+        for (int i = 0; i < CMP_HEAT * CMP_HEAT; i++)
+            fprintf(out, "%02x", r->cmp.heat[i]);
+        fputc('"', out);
+    }
     fprintf(out, ",\"output_hash\":\"%016" PRIx64 "\"", r->output_hash);
     json_num(out, "kernel_ms", r->kernel_ms);
     json_num(out, "child_ms", r->child_ms);

@@ -381,7 +381,81 @@ static void group_child(struct ctx *cx, const struct group *g, int start, int fd
     _exit(0);
 }
 
+/* ---------- compute-sanitizer ---------- */
+
+/* Replaces the forked child with `compute-sanitizer --tool T <this harness> <same command
+ * line> --group-child SPEC`: the sanitized process rebuilds the same group and streams its
+ * results over the inherited pipe (HB_CHILD_FD). Never returns. */
+static void sanitize_exec(struct ctx *cx, const struct group *g, int start, int fd, const char *log)
+{
+    const struct run_opts *o = cx->o;
+    char spec[256], fd_text[16];
+    snprintf(spec, sizeof spec, "%s:%d:%d:%s/%s:%d", g->p->name, g->device, g->width.width, g->k->lang, g->k->name,
+             start);
+    snprintf(fd_text, sizeof fd_text, "%d", fd);
+    setenv("HB_CHILD_FD", fd_text, 1);
+    const char *tool = getenv("COMPUTE_SANITIZER") ? getenv("COMPUTE_SANITIZER") : "compute-sanitizer";
+    char exe[4096];
+    snprintf(exe, sizeof exe, "%s/harness", path_exe_dir());
+    char **argv = xcalloc((size_t)o->argc + 12, sizeof *argv);
+    int n = 0;
+    argv[n++] = (char *)tool;
+    argv[n++] = "--tool";
+    argv[n++] = (char *)o->sanitize;
+    argv[n++] = "--log-file";
+    argv[n++] = (char *)log;
+    argv[n++] = "--print-limit";
+    argv[n++] = "20";
+    argv[n++] = exe;
+    for (int i = 1; i < o->argc; i++) {
+        if (!strcmp(o->argv[i], "--sanitize")) {
+            i++;
+            continue;
+        }
+        argv[n++] = o->argv[i];
+    }
+    argv[n++] = "--group-child";
+    argv[n++] = spec;
+    execvp(tool, argv);
+    char why[256];
+    snprintf(why, sizeof why, "exec %s: %s (is CUDA's compute-sanitizer on PATH?)", tool, strerror(errno));
+    send_group_row(fd, g, V_ERROR, CLS_API, why);
+    _exit(0);
+}
+
+/* Reads the tool's summary: racecheck "RACECHECK SUMMARY: N hazards displayed (...)",
+ * memcheck "ERROR SUMMARY: N errors". Returns N (-1 when there is no summary). */
+static long sanitize_findings(const char *log, char *summary, size_t len)
+{
+    FILE *f = fopen(log, "r");
+    long found = -1;
+    summary[0] = 0;
+    if (!f)
+        return -1;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        const char *at = strstr(line, "RACECHECK SUMMARY: ");
+        if (!at)
+            at = strstr(line, "ERROR SUMMARY: ");
+        if (!at)
+            continue;
+        const char *num = strstr(at, ": ") + 2;
+        found = strtol(num, NULL, 10);
+        snprintf(summary, len, "%s", str_trim(line + (line[0] == '=' ? strspn(line, "= ") : 0)));
+    }
+    fclose(f);
+    return found;
+}
+
 /* ---------- one group in the parent ---------- */
+
+/* SIGINT/SIGTERM: stop after killing the child in flight; the reports already hold every
+ * result so far and are valid as they stand. */
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig)
+{
+    interrupted = sig;
+}
 
 static void add_result(struct ctx *cx, const struct rep_result *r, int backend_slot)
 {
@@ -415,11 +489,16 @@ static void run_group(struct ctx *cx, const struct group *g, int backend_slot)
             fprintf(stderr, "harness: pipe: %s\n", strerror(errno));
             return;
         }
+        char log[64] = "";
+        if (cx->o->sanitize)
+            snprintf(log, sizeof log, "/tmp/hb-sanitize-%d-%d.log", (int)getpid(), next);
         fflush(NULL);
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
             signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL);
+            if (cx->o->sanitize)
+                sanitize_exec(cx, g, next, fds[1], log);
             group_child(cx, g, next, fds[1]);
         }
         close(fds[1]);
@@ -432,6 +511,11 @@ static void run_group(struct ctx *cx, const struct group *g, int backend_slot)
             if (rc == -1) {
                 timed_out = 1;
                 kill(pid, SIGKILL);
+                break;
+            }
+            if (rc == -2 && interrupted) {
+                kill(pid, SIGKILL);
+                stop = 1;
                 break;
             }
             if (rc != 1)
@@ -456,6 +540,25 @@ static void run_group(struct ctx *cx, const struct group *g, int backend_slot)
         close(fds[0]);
         int status = 0;
         waitpid(pid, &status, 0);
+        if (log[0]) {
+            /* The tool's findings for this child: a race or a bad access is a verdict. */
+            char summary[256];
+            long findings = sanitize_findings(log, summary, sizeof summary);
+            unlink(log);
+            if (findings != 0) {
+                struct rep_result r;
+                fill_identity(&r, g);
+                r.group_row = 1;
+                snprintf(r.case_name, sizeof r.case_name, "%s", cx->o->sanitize);
+                r.cmp.classes = findings < 0 ? CLS_API : !strcmp(cx->o->sanitize, "racecheck") ? CLS_NONDET : CLS_OOB;
+                char verdict_why[256];
+                r.verdict = cmp_verdict(&r.cmp, expected_bad, g->k->expect, verdict_why, sizeof verdict_why);
+                snprintf(r.why, sizeof r.why, "compute-sanitizer %s: %.120s; %.100s", cx->o->sanitize,
+                         findings < 0 ? "no summary in its log" : summary, verdict_why);
+                add_result(cx, &r, backend_slot);
+                caught |= r.verdict == V_XFAIL;
+            }
+        }
         if (stop || next >= g->n_cases)
             break;
         char why[256];
@@ -503,7 +606,7 @@ static void run_group(struct ctx *cx, const struct group *g, int backend_slot)
             break;
     }
     /* XPASS only when the canary ran clean everywhere: an ERROR is no pass. */
-    if (expected_bad && ran && !caught && passed == ran) {
+    if (expected_bad && ran && !caught && passed == ran && !interrupted) {
         struct rep_result r;
         fill_identity(&r, g);
         r.group_row = 1;
@@ -532,6 +635,11 @@ static int lang_listed(const char *langs, const char *lang)
         if ((p == langs || p[-1] == ' ') && (p[n] == 0 || p[n] == ' '))
             return 1;
     return 0;
+}
+
+static int race_detector(const struct run_opts *o)
+{
+    return o->sanitize && !strcmp(o->sanitize, "racecheck");
 }
 
 static int width_selected(const struct run_opts *o, int w)
@@ -619,6 +727,34 @@ static int probe_selected(const struct run_opts *o, struct probe *probes, struct
     return count;
 }
 
+/* Marks the cases this run (or shard) uses and computes their references; with `only`,
+ * just the cases that kernel runs. Returns how many were prepared. */
+static int select_cases(struct ctx *cx, const struct kern_desc *only)
+{
+    const struct run_opts *o = cx->o;
+    cx->data = xcalloc((size_t)cx->cases.n, sizeof *cx->data);
+    int selected = 0, shard_ordinal = 0;
+    for (int i = 0; i < cx->cases.n; i++) {
+        struct case_data *d = &cx->data[i];
+        d->c = &cx->cases.c[i];
+        if (o->case_glob && fnmatch(o->case_glob, d->c->name, 0))
+            continue;
+        for (int k = 0; k < cx->kernels.n; k++)
+            d->used |= kern_runs_case(&cx->kernels.k[k], d->c) &&
+                       kernel_selected(o, cx->kernels.k[k].lang, cx->kernels.k[k].name);
+        d->used |= d->c->op == OP_SGEMM && !o->kernel_glob;
+        /* Shards take every n-th case of the catalogue: deterministic, and each shard
+         * gets its share of every size and distribution. */
+        if (d->used && o->shards && shard_ordinal++ % o->shards != o->shard)
+            d->used = 0;
+        if (d->used && (!only || kern_runs_case(only, d->c))) {
+            prepare_case(d, &cx->kernels);
+            selected++;
+        }
+    }
+    return selected;
+}
+
 static void print_timing(struct ctx *cx, const struct probe *probes, int n_probes, double ref_ms, double total_ms)
 {
     double harness_ms = total_ms - ref_ms - cx->kernel_ms;
@@ -632,10 +768,45 @@ static void print_timing(struct ctx *cx, const struct probe *probes, int n_probe
                    (unsigned long long)cx->threads_by_backend[i], cx->kernel_ms_by_backend[i] / 1e3);
 }
 
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig)
+
+/* The far side of sanitize_exec: rebuilds one group from its spec and runs it, streaming
+ * to the inherited pipe. */
+static int run_group_child(struct ctx *cx, struct hb_err *err)
 {
-    interrupted = sig;
+    const struct run_opts *o = cx->o;
+    char backend[16], kernel[128];
+    int device, width, start, used = 0;
+    const char *fd_text = getenv("HB_CHILD_FD");
+    if (!fd_text || sscanf(o->group_child, "%15[^:]:%d:%d:%127[^:]:%d%n", backend, &device, &width, kernel, &start, &used) != 5 ||
+        o->group_child[used]) {
+        err_set(err, "--group-child %s: internal option, expected B:D:W:lang/kernel:start and HB_CHILD_FD", o->group_child);
+        return EXIT_USAGE;
+    }
+    struct probe p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "%s", backend);
+    const struct hb_backend *be = ldr_open(backend, err);
+    if (!be)
+        return EXIT_NO_DEVICE;
+    p.count = be->list_devices(p.dev, MAX_DEVICES, p.err, sizeof p.err);
+    struct group g = {&p, device, {width, ""}, NULL, NULL, 0};
+    for (int i = 0; i < cx->kernels.n; i++) {
+        char full[160];
+        snprintf(full, sizeof full, "%s/%s", cx->kernels.k[i].lang, cx->kernels.k[i].name);
+        if (!strcmp(full, kernel))
+            g.k = &cx->kernels.k[i];
+    }
+    if (!g.k || device >= p.count) {
+        err_set(err, "--group-child %s: no such kernel or device", o->group_child);
+        return EXIT_USAGE;
+    }
+    select_cases(cx, g.k);
+    g.cases = xcalloc((size_t)cx->cases.n, sizeof *g.cases);
+    for (int i = 0; i < cx->cases.n; i++)
+        if (cx->data[i].used && kern_runs_case(g.k, cx->data[i].c))
+            g.cases[g.n_cases++] = i;
+    group_child(cx, &g, start, atoi(fd_text));
+    return EXIT_OK; /* not reached: group_child exits */
 }
 
 int run_conformance(const struct run_opts *o, struct hb_err *err)
@@ -646,6 +817,8 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     cx.o = o;
     if (load_inputs(&cx, err))
         return EXIT_USAGE;
+    if (o->group_child)
+        return run_group_child(&cx, err);
     struct probe probes[LDR_MAX];
     int no_device;
     int n_probes = probe_selected(o, probes, err, &no_device);
@@ -653,23 +826,8 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
         return no_device ? EXIT_NO_DEVICE : EXIT_USAGE;
 
     /* References for every case some selected kernel will run. */
-    cx.data = xcalloc((size_t)cx.cases.n, sizeof *cx.data);
     double t_ref = now_ms();
-    int selected_cases = 0;
-    for (int i = 0; i < cx.cases.n; i++) {
-        struct case_data *d = &cx.data[i];
-        d->c = &cx.cases.c[i];
-        if (o->case_glob && fnmatch(o->case_glob, d->c->name, 0))
-            continue;
-        for (int k = 0; k < cx.kernels.n; k++)
-            d->used |= kern_runs_case(&cx.kernels.k[k], d->c) &&
-                       kernel_selected(o, cx.kernels.k[k].lang, cx.kernels.k[k].name);
-        d->used |= d->c->op == OP_SGEMM && !o->kernel_glob;
-        if (d->used) {
-            prepare_case(d, &cx.kernels);
-            selected_cases++;
-        }
-    }
+    int selected_cases = select_cases(&cx, NULL);
     double ref_ms = now_ms() - t_ref;
     if (rep_open(&cx.sink, o->json, o->junit, err))
         return EXIT_USAGE;
@@ -684,7 +842,7 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     for (int b = 0; b < n_probes && !interrupted; b++) {
         const struct probe *p = &probes[b];
         for (int dv = 0; dv < p->count && !interrupted; dv++)
-            for (int w = 0; w < p->dev[dv].n_widths && !interrupted; w++) {
+            for (int w = 0; (o->device < 0 || o->device == dv) && w < p->dev[dv].n_widths && !interrupted; w++) {
                 if (!width_selected(o, p->dev[dv].widths[w].width))
                     continue;
                 printf("%s: %s (%s), width %d\n", p->name, p->dev[dv].name, p->dev[dv].driver,
@@ -696,7 +854,17 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
                         g.k = &cx.kernels.k[k];
                         if (!lang_listed(p->langs, g.k->lang) || !kernel_selected(o, g.k->lang, g.k->name))
                             continue;
-                    } else if (!p->vendor[0] || !kernel_selected(o, "vendor", p->vendor)) {
+                    } else if (!p->vendor[0] || o->sanitize || !kernel_selected(o, "vendor", p->vendor)) {
+                        continue;
+                    }
+                    if (g.k && g.k->needs_racecheck && !race_detector(o)) {
+                        struct rep_result r;
+                        fill_identity(&r, &g);
+                        r.group_row = 1;
+                        snprintf(r.case_name, sizeof r.case_name, "*");
+                        r.verdict = V_SKIP;
+                        snprintf(r.why, sizeof r.why, "needs a race detector: run with --sanitize racecheck");
+                        add_result(&cx, &r, b);
                         continue;
                     }
                     g.cases = xcalloc((size_t)cx.cases.n, sizeof *g.cases);

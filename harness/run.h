@@ -25,6 +25,12 @@ struct run_opts {
     const char *known_bugs; /* known-bug list instead of cases/known-bugs */
     const char *schedule;  /* emulator schedule, passed as HB_SIM_SCHEDULE */
     int quiet;             /* only failures while running */
+    int shard, shards;     /* run only cases whose ordinal % shards == shard (shards 0: all) */
+    int device;            /* only this device index of each backend, -1 for all */
+    const char *sanitize;  /* run each group under compute-sanitizer: memcheck | racecheck */
+    const char *group_child; /* internal, set by sanitize_exec: run one group and exit */
+    int argc;              /* the command line, re-run under the sanitizer */
+    char **argv;
 };
 
 /* Exit codes, decided once here and returned to main. */

@@ -1,0 +1,41 @@
+# harness/backends/cuda/backend.mk: builds build/backends/hb_cuda.so (cudart + cuBLAS)
+# and one fatbin per kernels/cuda/*.cu (SASS + PTX for each of CUDA_ARCHS, default 90),
+# keeping each `ptxas -v` report as build/kernels/cuda/<stem>.ptxas.txt for the
+# occupancy report. Needs nvcc and the cuBLAS headers, never a GPU or a driver.
+
+# The GNUmakefile includes this before its `all`: keep our rules from becoming the default goal.
+CU_SAVED_GOAL := $(.DEFAULT_GOAL)
+CUDA_HOME  ?= /usr/local/cuda
+CUDA_ARCHS ?= 90
+CU_NVCC    := $(shell command -v $(CUDA_HOME)/bin/nvcc 2>/dev/null)
+CU_SRCS    := $(sort $(wildcard kernels/cuda/*.cu))
+CU_FATBINS := $(CU_SRCS:kernels/cuda/%.cu=$(BUILD)/kernels/cuda/%.fatbin)
+# Quoted: the brackets are a shell glob otherwise.
+CU_GENCODE := $(foreach a,$(CUDA_ARCHS),'-gencode=arch=compute_$(a),code=[sm_$(a),compute_$(a)]')
+
+ifeq ($(CU_NVCC),)
+BACKEND_NOTES += cuda:skipped(no-nvcc-at-$(CUDA_HOME)/bin/nvcc)
+else ifeq ($(wildcard $(CUDA_HOME)/include/cublas_v2.h),)
+BACKEND_NOTES += cuda:skipped(no-cublas_v2.h-in-$(CUDA_HOME)/include)
+else
+BACKEND_TARGETS += $(BUILD)/backends/hb_cuda.so $(CU_FATBINS)
+BACKEND_NOTES += cuda:built
+
+# The rpath lets the child dlopen hb_cuda.so with no LD_LIBRARY_PATH; the driver
+# (libcuda.so.1) is loaded by cudart only when a call needs it, so this links and
+# loads on machines with no GPU.
+$(BUILD)/backends/hb_cuda.so: harness/backends/cuda/cu_backend.c harness/backend.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HB_SO_CFLAGS) -isystem $(CUDA_HOME)/include $< -o $@ \
+	    -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart
+
+# ptxas writes its -v report to stderr: keep it, and show it when nvcc fails. Device-code
+# warnings are errors, as for the C code.
+$(BUILD)/kernels/cuda/%.fatbin: kernels/cuda/%.cu
+	@mkdir -p $(dir $@)
+	@echo "NVCC $<"
+	@$(CU_NVCC) -fatbin $(CU_GENCODE) -O3 -lineinfo -Werror all-warnings -Xptxas -v $< -o $@ \
+	    2> $(@:.fatbin=.ptxas.txt) || { cat $(@:.fatbin=.ptxas.txt); rm -f $@; exit 1; }
+endif
+
+.DEFAULT_GOAL := $(CU_SAVED_GOAL)

@@ -1,0 +1,313 @@
+/* test_report.c: the report writers (report.c): JSON and XML escaping, the streaming JUnit
+ * file staying well-formed with the right counts after every record, JSON lines with
+ * non-finite figures as strings, and the closing summary line. */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+#include "tutil.h"
+
+static char *escaped(void (*fn)(FILE *, const char *), const char *s)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    fn(f, s);
+    char *out = t_slurp(f);
+    fclose(f);
+    return out;
+}
+
+START_TEST(json_string_escapes_quotes_backslashes_and_controls)
+{
+    char *out = escaped(rep_json_string, "a\"b\\c\nd\x01" "e\tf\x1f");
+    ck_assert_str_eq(out, "\"a\\\"b\\\\c\\nd\\u0001e\\u0009f\\u001f\"");
+    free(out);
+    out = escaped(rep_json_string, "");
+    ck_assert_str_eq(out, "\"\"");
+    free(out);
+    out = escaped(rep_json_string, "caf\xc3\xa9 <&>");
+    ck_assert_str_eq(out, "\"caf\xc3\xa9 <&>\"");
+    free(out);
+}
+END_TEST
+
+START_TEST(xml_string_escapes_markup_and_drops_controls)
+{
+    char *out = escaped(rep_xml_string, "<a href=\"x\">&'y'</a>");
+    ck_assert_str_eq(out, "&lt;a href=&quot;x&quot;&gt;&amp;&apos;y&apos;&lt;/a&gt;");
+    free(out);
+    out = escaped(rep_xml_string, "bell\x07 tab\t nl\n");
+    ck_assert_str_eq(out, "bell? tab\t nl\n");
+    free(out);
+}
+END_TEST
+
+static struct rep_result result(enum hb_verdict v, const char *case_name)
+{
+    struct rep_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.backend, sizeof r.backend, "sim");
+    snprintf(r.device, sizeof r.device, "dev <0> & \"friends\"");
+    snprintf(r.driver, sizeof r.driver, "drv 1.0");
+    snprintf(r.lang, sizeof r.lang, "cuda");
+    snprintf(r.kernel, sizeof r.kernel, "sgemm_<tiled>");
+    snprintf(r.case_name, sizeof r.case_name, "%s", case_name);
+    snprintf(r.why, sizeof r.why, "why: a < b && c > \"d\" 'e'\n");
+    snprintf(r.dist, sizeof r.dist, "uniform");
+    r.width = 32;
+    r.op = OP_SGEMM;
+    r.verdict = v;
+    r.M = r.N = r.K = 4;
+    r.seed = 7;
+    cmp_init(&r.cmp);
+    r.cmp.elements = 16;
+    r.cmp.threshold = 16;
+    r.child_ms = 1.5;
+    return r;
+}
+
+static int xmllint_ok(const char *path)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "/usr/bin/xmllint --noout '%s'", path);
+    return system(cmd) == 0;
+}
+
+static int occurrences(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+static void expect_counts(const char *junit, int tests, int failures, int errors, int skipped)
+{
+    char want[128];
+    snprintf(want, sizeof want, "tests=\"%08d\" failures=\"%08d\" errors=\"%08d\" skipped=\"%08d\"", tests,
+             failures, errors, skipped);
+    char *text = t_slurp_path(junit);
+    ck_assert_msg(strstr(text, want), "no '%s' in:\n%s", want, text);
+    ck_assert_int_eq(occurrences(text, "<testcase "), tests);
+    ck_assert_int_eq(occurrences(text, "<failure "), failures);
+    ck_assert_int_eq(occurrences(text, "<error "), errors);
+    ck_assert_int_eq(occurrences(text, "<skipped "), skipped);
+    /* The closing tags come exactly once, at the very end. */
+    ck_assert_int_eq(occurrences(text, "</testsuites>"), 1);
+    const char *tail = "</testsuite>\n</testsuites>\n";
+    ck_assert_str_eq(text + strlen(text) - strlen(tail), tail);
+    if (access("/usr/bin/xmllint", X_OK) == 0)
+        ck_assert_msg(xmllint_ok(junit), "xmllint rejects:\n%s", text);
+    free(text);
+}
+
+START_TEST(junit_is_well_formed_with_right_counts_after_every_record)
+{
+    if (access("/usr/bin/xmllint", X_OK) != 0)
+        fprintf(stderr, "report: /usr/bin/xmllint missing: JUnit checked by structure only\n");
+    char *dir = t_tmpdir();
+    char json[256], junit[256];
+    snprintf(json, sizeof json, "%s/r.jsonl", dir);
+    snprintf(junit, sizeof junit, "%s/r.xml", dir);
+    struct rep_sink s;
+    struct hb_err err = {{0}};
+    ck_assert_msg(rep_open(&s, json, junit, &err) == 0, "%s", err.msg);
+    expect_counts(junit, 0, 0, 0, 0);
+    const enum hb_verdict seq[] = {V_PASS, V_FAIL, V_XPASS, V_ERROR, V_SKIP, V_XFAIL, V_SUSPECT, V_FAIL};
+    int tests = 0, failures = 0, errors = 0, skipped = 0;
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "case<%zu>&", i);
+        struct rep_result r = result(seq[i], name);
+        if (seq[i] == V_FAIL) {
+            r.cmp.classes = CLS_WRONG;
+            r.cmp.bad = 1;
+            r.cmp.first_i = 1, r.cmp.first_j = 2;
+            r.cmp.first_expected = 3.0, r.cmp.first_got = NAN;
+            r.cmp.max_ratio = INFINITY;
+        }
+        rep_add(&s, &r);
+        tests++;
+        failures += seq[i] == V_FAIL || seq[i] == V_XPASS;
+        errors += seq[i] == V_ERROR;
+        skipped += seq[i] == V_SKIP;
+        expect_counts(junit, tests, failures, errors, skipped);
+    }
+    ck_assert(rep_failed(&s));
+    rep_close(&s);
+    expect_counts(junit, 8, 3, 1, 1);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(json_lines_are_objects_with_verdicts_and_string_non_finites)
+{
+    char *dir = t_tmpdir();
+    char json[256];
+    snprintf(json, sizeof json, "%s/r.jsonl", dir);
+    struct rep_sink s;
+    struct hb_err err = {{0}};
+    ck_assert_msg(rep_open(&s, json, NULL, &err) == 0, "%s", err.msg);
+    struct rep_result pass = result(V_PASS, "p");
+    struct rep_result fail = result(V_FAIL, "f");
+    fail.cmp.classes = CLS_WRONG | CLS_OOB;
+    fail.cmp.first_i = 0, fail.cmp.first_j = 3;
+    fail.cmp.first_expected = 2.5, fail.cmp.first_got = NAN;
+    fail.cmp.max_ratio = INFINITY;
+    fail.cmp.oob_buffer = 2, fail.cmp.oob_offset = -4;
+    struct rep_result red = result(V_SKIP, "r");
+    red.op = OP_REDUCE;
+    red.cmp.total_rel_err = -INFINITY;
+    rep_add(&s, &pass);
+    rep_add(&s, &fail);
+    rep_add(&s, &red);
+    ck_assert(rep_failed(&s));
+    rep_close(&s);
+    char *text = t_slurp_path(json);
+    char *lines[4] = {0};
+    int n = 0;
+    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        ck_assert_int_lt(n, 3);
+        lines[n++] = l;
+        ck_assert_int_eq(l[0], '{');
+        ck_assert_int_eq(l[strlen(l) - 1], '}');
+        ck_assert_ptr_null(strstr(l, ":inf"));
+        ck_assert_ptr_null(strstr(l, ":nan"));
+    }
+    ck_assert_int_eq(n, 3);
+    ck_assert_ptr_nonnull(strstr(lines[0], "\"verdict\":\"PASS\""));
+    ck_assert_ptr_nonnull(strstr(lines[0], "\"case\":\"p\""));
+    ck_assert_ptr_nonnull(strstr(lines[0], "\"device\":\"dev <0> & \\\"friends\\\"\""));
+    ck_assert_ptr_nonnull(strstr(lines[1], "\"verdict\":\"FAIL\""));
+    ck_assert_ptr_nonnull(strstr(lines[1], "\"classes\":\"wrong+oob\""));
+    ck_assert_ptr_nonnull(strstr(lines[1], "\"max_ratio\":\"inf\""));
+    ck_assert_ptr_nonnull(strstr(lines[1], "\"got\":\"nan\""));
+    ck_assert_ptr_nonnull(strstr(lines[1], "\"first_bad\":{\"i\":0,\"j\":3"));
+    ck_assert_ptr_nonnull(strstr(lines[1], "\"oob\":{\"arg\":2,\"offset\":-4}"));
+    ck_assert_ptr_nonnull(strstr(lines[2], "\"verdict\":\"SKIP\""));
+    ck_assert_ptr_nonnull(strstr(lines[2], "\"total_rel_err\":\"-inf\""));
+    free(text);
+    /* Where a JSON parser is at hand, every line must parse. */
+    if (system("command -v python3 >/dev/null 2>&1") == 0) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' '%s'", json);
+        ck_assert_msg(system(cmd) == 0, "python3 json rejects %s", json);
+    } else {
+        fprintf(stderr, "report: python3 missing: JSON checked by structure only\n");
+    }
+    t_rmtree(dir);
+}
+END_TEST
+
+static char *last_line(char *text)
+{
+    size_t n = strlen(text);
+    ck_assert_uint_gt(n, 1);
+    ck_assert_int_eq(text[n - 1], '\n');
+    text[n - 1] = 0;
+    char *nl = strrchr(text, '\n');
+    return nl ? nl + 1 : text;
+}
+
+START_TEST(summary_ends_with_passed_failed_skipped)
+{
+    struct rep_sink s;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(rep_open(&s, NULL, NULL, &err), 0);
+    const enum hb_verdict seq[] = {V_PASS, V_PASS, V_SUSPECT, V_XFAIL, V_FAIL, V_XPASS, V_ERROR, V_SKIP, V_SKIP};
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "c%zu", i);
+        struct rep_result r = result(seq[i], name);
+        if (i == 5)
+            snprintf(r.kernel, sizeof r.kernel, "other");
+        rep_add(&s, &r);
+    }
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    rep_print_summary(f, &s);
+    char *text = t_slurp(f);
+    fclose(f);
+    ck_assert_str_eq(last_line(text), "4 passed, 3 failed, 2 skipped");
+    ck_assert_ptr_nonnull(strstr(text, "Failures"));
+    ck_assert_ptr_nonnull(strstr(text, "cuda/other"));
+    free(text);
+    ck_assert(rep_failed(&s));
+    rep_close(&s);
+}
+END_TEST
+
+START_TEST(summary_of_a_clean_run_has_no_failures)
+{
+    struct rep_sink s;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(rep_open(&s, NULL, NULL, &err), 0);
+    struct rep_result r = result(V_PASS, "only");
+    rep_add(&s, &r);
+    ck_assert(!rep_failed(&s));
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    rep_print_summary(f, &s);
+    char *text = t_slurp(f);
+    fclose(f);
+    ck_assert_ptr_null(strstr(text, "Failures"));
+    ck_assert_str_eq(last_line(text), "1 passed, 0 failed, 0 skipped");
+    free(text);
+    rep_close(&s);
+}
+END_TEST
+
+START_TEST(print_line_names_the_first_bad_element)
+{
+    struct rep_result r = result(V_FAIL, "sq_4");
+    r.cmp.classes = CLS_WRONG;
+    r.cmp.bad = 2;
+    r.cmp.first_i = 1, r.cmp.first_j = 3;
+    r.cmp.first_expected = 2.0, r.cmp.first_got = 5.0f;
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    rep_print_line(f, &r);
+    char *text = t_slurp(f);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(text, "FAIL"));
+    ck_assert_ptr_nonnull(strstr(text, "2/16 elements bad"));
+    ck_assert_ptr_nonnull(strstr(text, "C[1][3]: expected 2 got 5"));
+    free(text);
+}
+END_TEST
+
+START_TEST(open_failure_names_the_path_and_leaves_nothing_open)
+{
+    char *dir = t_tmpdir();
+    char json[256];
+    snprintf(json, sizeof json, "%s/r.jsonl", dir);
+    struct rep_sink s;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(rep_open(&s, json, "/nonexistent/dir/r.xml", &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/dir/r.xml: cannot write"));
+    ck_assert_ptr_null(s.json);
+    ck_assert_ptr_null(s.junit);
+    ck_assert_int_eq(rep_open(&s, "/nonexistent/dir/r.jsonl", NULL, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/dir/r.jsonl: cannot write"));
+    t_rmtree(dir);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("report");
+    TCase *t = tcase_create("report");
+    tcase_add_test(t, json_string_escapes_quotes_backslashes_and_controls);
+    tcase_add_test(t, xml_string_escapes_markup_and_drops_controls);
+    tcase_add_test(t, junit_is_well_formed_with_right_counts_after_every_record);
+    tcase_add_test(t, json_lines_are_objects_with_verdicts_and_string_non_finites);
+    tcase_add_test(t, summary_ends_with_passed_failed_skipped);
+    tcase_add_test(t, summary_of_a_clean_run_has_no_failures);
+    tcase_add_test(t, print_line_names_the_first_bad_element);
+    tcase_add_test(t, open_failure_names_the_path_and_leaves_nothing_open);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void) { return t_run(suite()); }
