@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "merge.h"
+#include "shard.h"
 #include "run.h"
 #include "util.h"
 
@@ -15,6 +17,8 @@ static const char usage[] =
     "  run     run every selected kernel on each backend, device and width, compare with OpenBLAS\n"
     "  list    show backends, their devices and widths, and the kernels found\n"
     "  bench   speed of each kernel against the vendor library and a device copy, same run\n"
+    "  merge   join --shard outputs into one report:\n"
+    "          merge [--junit F] [--json F] [--html F] [--record F] [--compare F] IN.jsonl...\n"
     "  help    this text (also --help)\n"
     "\n"
     "run options:\n"
@@ -29,6 +33,14 @@ static const char usage[] =
     "  --only-manifest  run only --manifest kernels, not the shipped ones\n"
     "  --junit FILE     JUnit XML, valid after every result\n"
     "  --json FILE      JSON lines, one per result as it arrives\n"
+    "  --html FILE      one self-contained page: summary, and a heat map of where each failing\n"
+    "                   case's bad elements sit\n"
+    "  --record FILE    write this run as a baseline (versions, verdicts, errors, output hashes,\n"
+    "                   time relative to the vendor library)\n"
+    "  --compare FILE   the upgrade gate: fails on a verdict gone bad, error growth past 2x or a\n"
+    "                   missing case; driver changes, changed bits and slowdowns are reported\n"
+    "  --fail-on-bit-change  with --compare: changed output bits fail\n"
+    "  --perf-threshold PCT  with --compare: slower by more than PCT percent fails\n"
     "  --known-bugs F   triaged driver/toolkit bugs (default cases/known-bugs): failing is XFAIL,\n"
     "                   passing is XPASS so a fixed driver says to remove its line\n"
     "  --timeout S      seconds one case may take before its child is killed (default 120)\n"
@@ -36,6 +48,7 @@ static const char usage[] =
     "  --schedule S     emulator interleaving: lockstep or random:SEED\n"
     "  --shard i/n      run the i-th of n deterministic slices of the cases (0 <= i < n)\n"
     "  --device K       only device K of each backend (default: all)\n"
+    "  --devices all    with --backend: one shard per device in parallel, merged into one report\n"
     "  --sanitize T     run each group under CUDA's compute-sanitizer (memcheck or racecheck);\n"
     "                   its findings become verdicts (racecheck: nondeterministic, memcheck: oob)\n"
     "  --quiet          print only failures, skips and the summary\n"
@@ -72,6 +85,8 @@ static int parse_options(int argc, char **argv, struct run_opts *o, struct hb_er
         int takes = 1;
         if (!strcmp(a, "--quiet")) {
             o->quiet = 1, takes = 0;
+        } else if (!strcmp(a, "--fail-on-bit-change")) {
+            o->fail_on_bits = 1, takes = 0;
         } else if (!strcmp(a, "--only-manifest")) {
             o->no_builtin = 1, takes = 0;
         } else if (!v) {
@@ -115,6 +130,19 @@ static int parse_options(int argc, char **argv, struct run_opts *o, struct hb_er
             o->known_bugs = v;
         } else if (!strcmp(a, "--json")) {
             o->json = v;
+        } else if (!strcmp(a, "--html")) {
+            o->html = v;
+        } else if (!strcmp(a, "--record")) {
+            o->record = v;
+        } else if (!strcmp(a, "--compare")) {
+            o->compare = v;
+        } else if (!strcmp(a, "--perf-threshold")) {
+            long pct;
+            if (parse_long(v, &pct) || pct < 1 || pct > 10000) {
+                err_set(err, "--perf-threshold %s: expected a percentage from 1 to 10000", v);
+                return -1;
+            }
+            o->perf_pct = (double)pct;
         } else if (!strcmp(a, "--schedule")) {
             if (strcmp(v, "lockstep") && strncmp(v, "random:", 7)) {
                 err_set(err, "--schedule %s: expected lockstep or random:SEED", v);
@@ -221,6 +249,16 @@ int main(int argc, char **argv)
     int code;
     if (!strcmp(argv[1], "bench"))
         return bench_command(argc, argv);
+    if (!strcmp(argv[1], "merge"))
+        return merge_main(argc, argv);
+    for (int i = 2; i + 1 < argc && !strcmp(argv[1], "run"); i++)
+        if (!strcmp(argv[i], "--devices")) {
+            if (strcmp(argv[i + 1], "all")) {
+                fprintf(stderr, "harness: --devices %s: only 'all' (one shard per device) is known\n", argv[i + 1]);
+                return EXIT_USAGE;
+            }
+            return shard_devices_all(argc, argv);
+        }
     if (strcmp(argv[1], "run") && strcmp(argv[1], "list")) {
         fprintf(stderr, "harness: unknown command '%s' (run, list, bench, help)\n", argv[1]);
         return EXIT_USAGE;

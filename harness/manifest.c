@@ -156,7 +156,7 @@ static int parse_expect(const char *val, unsigned *out, const char *where, struc
 }
 
 struct seen {
-    int op, lang, source, entry, block, grid, chunk, widths, expect, note, cases, needs;
+    int op, lang, source, entry, block, grid, chunk, widths, expect, note, cases, needs, timeout;
     char *grid_text;
     int grid_line;
 };
@@ -260,10 +260,11 @@ int kern_parse_file(const char *path, struct kern_set *set, struct hb_err *err)
                   : !strcmp(key, "block") ? &s.block : !strcmp(key, "grid") ? &s.grid
                   : !strcmp(key, "chunk") ? &s.chunk : !strcmp(key, "widths") ? &s.widths
                   : !strcmp(key, "expect") ? &s.expect : !strcmp(key, "note") ? &s.note
-                  : !strcmp(key, "cases") ? &s.cases : !strcmp(key, "needs") ? &s.needs : NULL;
+                  : !strcmp(key, "cases") ? &s.cases : !strcmp(key, "needs") ? &s.needs
+                  : !strcmp(key, "timeout") ? &s.timeout : NULL;
         if (!flag) {
             err_set(err, "%s: unknown key '%s' (op, lang, source, entry, block, grid, chunk, widths, "
-                         "expect, note, cases, needs)", where, key);
+                         "expect, note, cases, needs, timeout)", where, key);
             rc = -1;
             break;
         }
@@ -311,6 +312,11 @@ int kern_parse_file(const char *path, struct kern_set *set, struct hb_err *err)
             k->note = xstrdup(val);
         } else if (flag == &s.cases) {
             k->cases = xstrdup(val);
+        } else if (flag == &s.timeout) {
+            if (parse_long(val, &k->timeout_s) || k->timeout_s < 1 || k->timeout_s > 86400) {
+                err_set(err, "%s: timeout = %s: expected seconds from 1 to 86400", where, val);
+                rc = -1;
+            }
         } else if (flag == &s.needs) {
             if (strcmp(val, "racecheck")) {
                 err_set(err, "%s: needs = %s: the only requirement is racecheck", where, val);

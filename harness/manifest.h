@@ -30,6 +30,7 @@ struct kern_desc {
     unsigned expect; /* 0: must pass; else the class bits a canary must show */
     char *note;
     char *cases; /* glob restricting the cases it runs, NULL for all */
+    long timeout_s; /* per-case timeout for this kernel, 0: the run's --timeout */
     int needs_racecheck; /* a race only a race detector shows: runs under --sanitize racecheck,
                             SKIP otherwise */
     char *file;  /* manifest, for messages */

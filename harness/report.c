@@ -54,7 +54,7 @@ static void json_num(FILE *out, const char *key, double v)
         fprintf(out, ",\"%s\":\"%s\"", key, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
 }
 
-static void write_json(FILE *out, const struct rep_result *r)
+void rep_write_json(FILE *out, const struct rep_result *r)
 {
     char classes[128];
     class_names(r->cmp.classes, classes, sizeof classes);
@@ -202,7 +202,7 @@ void rep_add(struct rep_sink *s, const struct rep_result *r)
     }
     s->all[s->n++] = *r;
     if (s->json) {
-        write_json(s->json, r);
+        rep_write_json(s->json, r);
         fflush(s->json);
     }
     if (s->junit)

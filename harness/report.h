@@ -56,6 +56,8 @@ void rep_close(struct rep_sink *s);
 
 /* Escapes for the writers, exposed for the tests. */
 void rep_json_string(FILE *out, const char *s);
+/* One result as one JSON line, exactly as --json writes it. */
+void rep_write_json(FILE *out, const struct rep_result *r);
 void rep_xml_string(FILE *out, const char *s);
 
 #endif

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "baseline.h"
+#include "html.h"
 #include "probe.h"
 #include "case.h"
 #include "compare.h"
@@ -504,7 +506,8 @@ static void run_group(struct ctx *cx, const struct group *g, int backend_slot)
         close(fds[1]);
         int in_flight = -1, progressed = 0, timed_out = 0;
         double case_start = now_ms();
-        int timeout_ms = (int)(cx->o->timeout_s * 1000);
+        double timeout_s = g->k && g->k->timeout_s ? (double)g->k->timeout_s : cx->o->timeout_s;
+        int timeout_ms = (int)(timeout_s * 1000);
         for (;;) {
             struct msg m;
             int rc = prb_read_full(fds[0], &m, sizeof m, in_flight < 0 ? OPEN_TIMEOUT_MS : timeout_ms);
@@ -565,7 +568,7 @@ static void run_group(struct ctx *cx, const struct group *g, int backend_slot)
         unsigned cls;
         if (timed_out) {
             cls = CLS_TIMEOUT;
-            snprintf(why, sizeof why, "no answer in %.0f s: killed", in_flight < 0 ? OPEN_TIMEOUT_MS / 1e3 : cx->o->timeout_s);
+            snprintf(why, sizeof why, "no answer in %.0f s: killed", in_flight < 0 ? OPEN_TIMEOUT_MS / 1e3 : timeout_s);
         } else if (WIFSIGNALED(status)) {
             cls = CLS_CRASH;
             snprintf(why, sizeof why, "child died: %s (signal %d)", signal_text(WTERMSIG(status)), WTERMSIG(status));
@@ -727,8 +730,8 @@ static int probe_selected(const struct run_opts *o, struct probe *probes, struct
     return count;
 }
 
-/* Marks the cases this run (or shard) uses and computes their references; with `only`,
- * just the cases that kernel runs. Returns how many were prepared. */
+/* Marks the cases this run (or shard) uses; with `only`, just the cases that kernel runs.
+ * Returns how many. */
 static int select_cases(struct ctx *cx, const struct kern_desc *only)
 {
     const struct run_opts *o = cx->o;
@@ -747,12 +750,49 @@ static int select_cases(struct ctx *cx, const struct kern_desc *only)
          * gets its share of every size and distribution. */
         if (d->used && o->shards && shard_ordinal++ % o->shards != o->shard)
             d->used = 0;
-        if (d->used && (!only || kern_runs_case(only, d->c))) {
-            prepare_case(d, &cx->kernels);
-            selected++;
-        }
+        if (only && !kern_runs_case(only, d->c))
+            d->used = 0;
+        selected += d->used;
     }
     return selected;
+}
+
+static void prepare_selected(struct ctx *cx)
+{
+    for (int i = 0; i < cx->cases.n; i++)
+        if (cx->data[i].used)
+            prepare_case(&cx->data[i], &cx->kernels);
+}
+
+/* A case whose buffers (with guards, twice: image and read-back) cannot fit a device is bad
+ * input, said before anything runs, not an allocation ERROR halfway through. */
+static int check_memory(const struct ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err)
+{
+    for (int i = 0; i < cx->cases.n; i++) {
+        const struct case_data *d = &cx->data[i];
+        if (!d->used)
+            continue;
+        const struct hb_case *c = d->c;
+        double bytes = c->op == OP_SGEMM ? 4.0 * ((double)c->M * c->K + (double)c->K * c->N + (double)c->M * c->N)
+                                         : 4.0 * (double)c->n * 1.01;
+        /* The host holds inputs, float and float64 references and gauges: about 6x. */
+        double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        if (host > 0 && 6.0 * bytes > host) {
+            err_set(err, "%s:%d: case %s needs about %.1f GiB of host memory for its references; this host has %.1f GiB",
+                    c->file, c->line, c->name, 6.0 * bytes / 1073741824.0, host / 1073741824.0);
+            return -1;
+        }
+        for (int b = 0; b < n_probes; b++)
+            for (int dv = 0; dv < probes[b].count; dv++) {
+                double have = (double)probes[b].dev[dv].global_mem_bytes;
+                if (have > 0 && bytes + 3.0 * GRD_BYTES * 3 > have) {
+                    err_set(err, "%s:%d: case %s needs %.1f GiB of buffers; %s device %s has %.1f GiB", c->file, c->line,
+                            c->name, bytes / 1073741824.0, probes[b].name, probes[b].dev[dv].name, have / 1073741824.0);
+                    return -1;
+                }
+            }
+    }
+    return 0;
 }
 
 static void print_timing(struct ctx *cx, const struct probe *probes, int n_probes, double ref_ms, double total_ms)
@@ -801,6 +841,7 @@ static int run_group_child(struct ctx *cx, struct hb_err *err)
         return EXIT_USAGE;
     }
     select_cases(cx, g.k);
+    prepare_selected(cx);
     g.cases = xcalloc((size_t)cx->cases.n, sizeof *g.cases);
     for (int i = 0; i < cx->cases.n; i++)
         if (cx->data[i].used && kern_runs_case(g.k, cx->data[i].c))
@@ -828,6 +869,9 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     /* References for every case some selected kernel will run. */
     double t_ref = now_ms();
     int selected_cases = select_cases(&cx, NULL);
+    if (check_memory(&cx, probes, n_probes, err))
+        return EXIT_USAGE;
+    prepare_selected(&cx);
     double ref_ms = now_ms() - t_ref;
     if (rep_open(&cx.sink, o->json, o->junit, err))
         return EXIT_USAGE;
@@ -887,6 +931,23 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     if (!cx.sink.n) {
         printf("harness: nothing ran (no kernel, case and device matched)\n");
         code = EXIT_FAILURES;
+    }
+    /* After-run outputs read only the records: the page, the baseline record, the gate. */
+    if (o->html && html_write(o->html, &cx.sink, err)) {
+        code = EXIT_USAGE;
+    } else if (o->record && base_record(o->record, &cx.sink, err)) {
+        code = EXIT_USAGE;
+    } else if (o->compare) {
+        struct base_opts bo;
+        base_opts_init(&bo);
+        bo.fail_on_bits = o->fail_on_bits;
+        if (o->perf_pct > 0)
+            bo.perf_pct = o->perf_pct, bo.fail_on_perf = 1;
+        int failing = base_compare(o->compare, &cx.sink, &bo, stdout, err);
+        if (failing < 0)
+            code = EXIT_USAGE;
+        else if (failing && code == EXIT_OK)
+            code = EXIT_FAILURES;
     }
     rep_close(&cx.sink);
     for (int i = 0; i < cx.cases.n; i++)

@@ -15,6 +15,9 @@ struct run_opts {
     const char *kernel_glob;
     const char *case_glob;
     const char *junit, *json;
+    const char *html, *record, *compare; /* after-run page, baseline record, upgrade gate */
+    int fail_on_bits;      /* with compare: changed output bits fail */
+    double perf_pct;       /* with compare: slower by more than this fails (0: reported only) */
     const char *manifests[RUN_MAX_LIST];
     int n_manifests;
     int no_builtin;        /* only --manifest kernels */

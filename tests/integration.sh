@@ -133,6 +133,26 @@ else
     json_check "glsl reduce_generic passes at width 8" "$T/vk.jsonl" 'find(kernel="reduce_generic")[0]["verdict"] == "PASS"'
 fi
 
+if [ -z "$(device_count sim)" ]; then
+    skip "user kernel checks" "sim backend not built"
+else
+    echo "integration: a user's own kernel is compiled at run time, cached, and a broken one SKIPs"
+    U=tests/data/user_kernel
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$U/user.manifest" \
+        --case 'sum_*' --json "$T/user.jsonl" --quiet >"$T/out" 2>&1
+    json_check "user manifest compiled at run time and passes on sim" "$T/user.jsonl" \
+        'len(recs) > 0 and all(r["verdict"] == "PASS" for r in find(kernel="my_reduce"))'
+    so=$(ls "$T"/cache/gpu-harness/sim/*.so 2>/dev/null)
+    if [ -n "$so" ] && [ "$so" -ot "$T/user.jsonl" ]; then ok "run-time build cached in \$XDG_CACHE_HOME"; else bad "run-time build cached in \$XDG_CACHE_HOME" "$T/out"; fi
+    mkdir -p "$T/broken"
+    cp "$U/user.manifest" "$T/broken/"
+    sed 's/float s = 0.0f;/float s = not_declared;/' "$U/my_reduce.cu" >"$T/broken/my_reduce.cu"
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$T/broken/user.manifest" \
+        --case 'sum_*' --json "$T/broken.jsonl" --quiet >"$T/out" 2>&1
+    json_check "a user kernel that does not compile SKIPs with the compiler's error" "$T/broken.jsonl" \
+        'any(r["verdict"] == "SKIP" and "my_reduce.cu:" in r["why"] and "not_declared" in r["why"] for r in recs)'
+fi
+
 echo
 echo "integration: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

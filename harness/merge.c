@@ -1,0 +1,168 @@
+/* merge.c: `harness merge`. Reads shard outputs, undoes what only a slice could get wrong,
+ * and replays every record through the ordinary report writers, so the merged JUnit, JSON,
+ * summary and exit code are those one unsharded run would give. Runs no kernels. */
+#include "merge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "html.h"
+#include "jsonl.h"
+#include "report.h"
+#include "run.h"
+
+static const char merge_usage[] =
+    "usage: harness merge [--junit OUT.xml] [--json OUT.jsonl] [--html OUT.html] [--record FILE]\n"
+    "                     [--compare FILE [--fail-on-bit-change] [--perf-threshold PCT]] IN.jsonl...\n";
+
+static int same_group(const struct rep_result *a, const struct rep_result *b)
+{
+    return a->width == b->width && !strcmp(a->backend, b->backend) && !strcmp(a->device, b->device) &&
+           !strcmp(a->lang, b->lang) && !strcmp(a->kernel, b->kernel);
+}
+
+/* Whether record i is an artefact of slicing. Each shard opens every group it has cases for,
+ * so a group-wide SKIP or ERROR comes once per shard: keep the first. And each shard judges
+ * XPASS (a known-bad kernel passing every case) on its own slice: one shard passing while
+ * another caught the bug, or failed to run a case, is no XPASS for the whole run. */
+static int shard_artefact(const struct rep_result *all, int n, int i)
+{
+    const struct rep_result *r = &all[i];
+    if (!r->group_row)
+        return 0;
+    for (int k = 0; k < i; k++)
+        if (all[k].group_row && all[k].verdict == r->verdict && same_group(&all[k], r) &&
+            !strcmp(all[k].case_name, r->case_name))
+            return 1;
+    if (r->verdict != V_XPASS)
+        return 0;
+    for (int k = 0; k < n; k++)
+        if (!all[k].group_row && same_group(&all[k], r) && all[k].verdict != V_PASS && all[k].verdict != V_SUSPECT)
+            return 1;
+    return 0;
+}
+
+struct merge_opts {
+    const char *junit, *json, *html, *record, *compare;
+    struct base_opts base;
+    const char **inputs;
+    int n_inputs;
+};
+
+static int parse(int argc, char **argv, struct merge_opts *o)
+{
+    base_opts_init(&o->base);
+    o->inputs = (const char **)xcalloc((size_t)argc, sizeof *o->inputs);
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char **dst = !strcmp(a, "--junit") ? &o->junit
+                         : !strcmp(a, "--json") ? &o->json
+                         : !strcmp(a, "--html") ? &o->html
+                         : !strcmp(a, "--record") ? &o->record
+                         : !strcmp(a, "--compare") ? &o->compare : NULL;
+        if (!strcmp(a, "--fail-on-bit-change")) {
+            o->base.fail_on_bits = 1;
+        } else if (!strcmp(a, "--perf-threshold")) {
+            long pct;
+            if (!v || parse_long(v, &pct) || pct < 1 || pct > 10000) {
+                fprintf(stderr, "harness: merge: --perf-threshold %s: expected a percentage from 1 to 10000\n",
+                        v ? v : "");
+                return -1;
+            }
+            o->base.perf_pct = (double)pct, o->base.fail_on_perf = 1, i++;
+        } else if (dst) {
+            if (!v) {
+                fprintf(stderr, "harness: merge: %s needs a file name\n", a);
+                return -1;
+            }
+            *dst = v, i++;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "harness: merge: unknown option %s\n%s", a, merge_usage);
+            return -1;
+        } else {
+            o->inputs[o->n_inputs++] = a;
+        }
+    }
+    if (!o->n_inputs) {
+        fprintf(stderr, "harness: merge: no input files\n%s", merge_usage);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads every input into one array, in the order given. */
+static int read_all(const struct merge_opts *o, struct rep_result **all, int *n)
+{
+    *all = NULL;
+    *n = 0;
+    for (int f = 0; f < o->n_inputs; f++) {
+        struct rep_result *part;
+        int count;
+        struct hb_err err = {{0}};
+        if (jsonl_read(o->inputs[f], &part, &count, &err)) {
+            fprintf(stderr, "harness: merge: %s\n", err.msg);
+            free(*all);
+            return -1;
+        }
+        struct rep_result *grown = realloc(*all, ((size_t)*n + (size_t)count + 1) * sizeof *grown);
+        if (!grown) {
+            fprintf(stderr, "harness: merge: out of memory\n");
+            free(part);
+            free(*all);
+            return -1;
+        }
+        *all = grown;
+        if (count)
+            memcpy(*all + *n, part, (size_t)count * sizeof *part);
+        *n += count;
+        free(part);
+    }
+    return 0;
+}
+
+int merge_main(int argc, char **argv)
+{
+    struct merge_opts o;
+    memset(&o, 0, sizeof o);
+    int code = EXIT_USAGE;
+    struct rep_result *all = NULL;
+    int n = 0;
+    if (parse(argc, argv, &o) || read_all(&o, &all, &n))
+        goto out;
+    struct rep_sink sink;
+    struct hb_err err = {{0}};
+    if (rep_open(&sink, o.json, o.junit, &err)) {
+        fprintf(stderr, "harness: merge: %s\n", err.msg);
+        goto out;
+    }
+    int dropped = 0;
+    for (int i = 0; i < n; i++) {
+        if (shard_artefact(all, n, i))
+            dropped++;
+        else
+            rep_add(&sink, &all[i]);
+    }
+    printf("harness merge: %d input file%s, %d records, %d repeated group rows or shard-local XPASS dropped\n",
+           o.n_inputs, o.n_inputs == 1 ? "" : "s", n, dropped);
+    rep_print_summary(stdout, &sink);
+    code = rep_failed(&sink) ? EXIT_FAILURES : EXIT_OK;
+    if ((o.html && html_write(o.html, &sink, &err)) || (o.record && base_record(o.record, &sink, &err))) {
+        fprintf(stderr, "harness: merge: %s\n", err.msg);
+        code = EXIT_USAGE;
+    } else if (o.compare) {
+        int failing = base_compare(o.compare, &sink, &o.base, stdout, &err);
+        if (failing < 0) {
+            fprintf(stderr, "harness: merge: %s\n", err.msg);
+            code = EXIT_USAGE;
+        } else if (failing) {
+            code = EXIT_FAILURES;
+        }
+    }
+    rep_close(&sink);
+out:
+    free(all);
+    free(o.inputs);
+    return code;
+}

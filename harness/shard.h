@@ -1,0 +1,10 @@
+/* shard.h: `harness run --devices all`: one shard per device of the named backend, run in
+ * parallel as separate processes, then merged into one report. */
+#ifndef HB_SHARD_H
+#define HB_SHARD_H
+
+/* argv is the whole `harness run ...` command line holding --devices all. Returns the exit
+ * code: the merge's, 2 for bad usage, 3 when the backend has no device. */
+int shard_devices_all(int argc, char **argv);
+
+#endif
