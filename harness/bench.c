@@ -178,6 +178,24 @@ static int bench_one(const struct bench_opts *o, const struct probe *p, const st
     return m->ok ? 0 : -1;
 }
 
+/* Benches kernel k on probe p if it is a selected, shipped (not canary) kernel of `op` the
+ * backend runs: 1 with m filled and `full` naming it, 0 when not selected, -1 on failure
+ * (printed). */
+static int bench_selected(const struct bench_opts *o, const struct probe *p, const struct kern_desc *k,
+                          enum hb_op op, char *full, size_t full_len, struct bench_msg *m)
+{
+    snprintf(full, full_len, "%.8s/%.100s", k->lang, k->name);
+    if (k->op != op || k->expect || !strstr(p->langs, k->lang) ||
+        (o->kernel_glob && fnmatch(o->kernel_glob, k->name, 0) && fnmatch(o->kernel_glob, full, 0)))
+        return 0;
+    snprintf(full, full_len, "%.8s/%.80s (%.15s)", k->lang, k->name, p->name);
+    if (bench_one(o, p, k, BK_KERNEL, m)) {
+        printf("  %-28s %s\n", full, m->err);
+        return -1;
+    }
+    return 1;
+}
+
 static void print_row(const char *impl, const char *device, long n, double ms, double vendor_ms, double peak)
 {
     double tflops = 2.0 * n * n * (double)n / (ms * 1e-3) / 1e12;
@@ -237,20 +255,11 @@ int bench_main(const struct bench_opts *o, struct hb_err *err)
     int failures = 0;
     for (int i = 0; i < n_probes; i++)
         for (int j = 0; j < ks.n; j++) {
-            const struct kern_desc *k = &ks.k[j];
-            char full[128];
-            snprintf(full, sizeof full, "%.8s/%.100s", k->lang, k->name);
-            if (k->op != OP_SGEMM || k->expect || !strstr(probes[i].langs, k->lang) ||
-                (o->kernel_glob && fnmatch(o->kernel_glob, k->name, 0) && fnmatch(o->kernel_glob, full, 0)))
-                continue;
             struct bench_msg m;
-            snprintf(full, sizeof full, "%.8s/%.80s (%.15s)", k->lang, k->name, probes[i].name);
-            if (bench_one(o, &probes[i], k, BK_KERNEL, &m)) {
-                printf("  %-28s %s\n", full, m.err);
-                failures++;
-                continue;
-            }
-            for (int s = 0; s < o->n_sizes; s++)
+            char full[128];
+            int rc = bench_selected(o, &probes[i], &ks.k[j], OP_SGEMM, full, sizeof full, &m);
+            failures += rc < 0;
+            for (int s = 0; rc > 0 && s < o->n_sizes; s++)
                 print_row(full, probes[i].dev[0].name, o->sizes[s], m.ms[s], vendor_p ? vendor.ms[s] : 0,
                           probes[i].dev[0].fp32_peak_tflops);
         }
@@ -273,19 +282,12 @@ int bench_main(const struct bench_opts *o, struct hb_err *err)
             printf("  %-28s %s\n", name, copy.err);
         }
         for (int j = 0; j < ks.n; j++) {
-            const struct kern_desc *k = &ks.k[j];
-            char full[128];
-            snprintf(full, sizeof full, "%.8s/%.100s", k->lang, k->name);
-            if (k->op != OP_REDUCE || k->expect || !strstr(probes[i].langs, k->lang) ||
-                (o->kernel_glob && fnmatch(o->kernel_glob, k->name, 0) && fnmatch(o->kernel_glob, full, 0)))
-                continue;
             struct bench_msg m;
-            snprintf(full, sizeof full, "%.8s/%.80s (%.15s)", k->lang, k->name, probes[i].name);
-            if (bench_one(o, &probes[i], k, BK_KERNEL, &m)) {
-                printf("  %-28s %s\n", full, m.err);
-                failures++;
+            char full[128];
+            int rc = bench_selected(o, &probes[i], &ks.k[j], OP_REDUCE, full, sizeof full, &m);
+            failures += rc < 0;
+            if (rc <= 0)
                 continue;
-            }
             double gbs = bytes / (m.ms[0] * 1e-3) / 1e9;
             printf("  %-28s %-24.24s %9.1f", full, probes[i].dev[0].name, gbs);
             if (ruler_gbs > 0)

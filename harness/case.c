@@ -286,7 +286,7 @@ static int parse_case_line(char *text, const char *file, int line, struct case_s
     char *name = next_token(&cursor, where, err, &failed);
     if (failed)
         return -1;
-    if (!name || strchr(name, '=')) {
+    if (!name || !*name || strchr(name, '=')) {
         err_set(err, "%s: %s needs a case name before its key=value pairs", where, op);
         return -1;
     }
@@ -458,8 +458,9 @@ static int parse_text(const char *path, const char *text, struct case_set *set, 
             char *inc = path_join(dir, target);
             free(dir);
             int rc = parse_file_depth(inc, set, err, depth + 1);
-            if (rc && !strncmp(err->msg, inc, strlen(inc)) && strstr(err->msg, ": cannot open:")) {
-                /* Name the include line, not only the missing file. */
+            size_t inc_len = strlen(inc);
+            if (rc && !strncmp(err->msg, inc, inc_len) && !strncmp(err->msg + inc_len, ": ", 2)) {
+                /* A file-level problem (missing, unreadable, a folder): name the include line. */
                 char inner[sizeof err->msg];
                 memcpy(inner, err->msg, sizeof inner);
                 err_set(err, "%s:%d: include %.900s", path, line, inner);

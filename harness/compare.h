@@ -28,7 +28,8 @@ struct cmp_result {
     long unwritten;
     double threshold;     /* ratio threshold used (the largest, for reduce) */
     double max_ratio;     /* max |got - ref64| / (eps * gauge), after the flush allowance */
-    uint64_t max_ulp;     /* max ULP distance to OpenBLAS (sgemm) / rounded float64 (reduce) */
+    uint64_t max_ulp;     /* max ULP distance to OpenBLAS (sgemm) / rounded float64 (reduce), over
+                             elements whose magnitude stands above the error bound */
     long first_i, first_j; /* first bad element: row, column (reduce: block, -1) */
     double first_expected;
     float first_got;

@@ -30,7 +30,7 @@ struct rep_result {
     uint64_t seed;
     struct cmp_result cmp;
     uint64_t output_hash;   /* FNV-1a of the output bits, for baselines */
-    double kernel_ms;       /* device time of the first launch */
+    double kernel_ms;       /* device time of the fastest launch of the case */
     double child_ms;        /* whole case in the child: uploads, launches, checks */
     uint64_t threads;       /* threads launched per launch */
 };

@@ -245,7 +245,8 @@ static int run_case(const struct hb_backend *be, hb_ctx *hctx, hb_kern *kern, co
             api_failed = 1;
             break;
         }
-        if (!rep)
+        /* The fastest launch: the first carries lazy module loading and library set-up. */
+        if (!rep || ms < r->kernel_ms)
             r->kernel_ms = ms;
         for (int i = 0; i < n_args; i++) {
             size_t total = grd_image_bytes(args[i].bytes);

@@ -63,7 +63,7 @@ expect_exit 2 "missing case file" -- "$H" run --backend sim --cases "$T/none.cas
 
 printf '[k]\nop = sgemm\nlang = cuda\nsource = nowhere.cu\nentry = k\nblock = 16 16\ngrid = N/16 M/16\n' >"$T/bad.manifest"
 expect_exit 2 "manifest with an unreadable source" -- "$H" run --backend sim --manifest "$T/bad.manifest"
-if grep -q "$T/bad.manifest:1: kernel \[k\]: source" "$T/out"; then ok "manifest error names file:line"; else bad "manifest error names file:line" "$T/out"; fi
+if grep -q "$T/bad.manifest:4: kernel \[k\]: source" "$T/out"; then ok "manifest error names file:line"; else bad "manifest error names file:line" "$T/out"; fi
 printf '[k]\nop = sgemm\nwarp = 32\n' >"$T/bad2.manifest"
 expect_exit 2 "manifest with an unknown key" -- "$H" run --backend sim --manifest "$T/bad2.manifest"
 
@@ -151,6 +151,48 @@ else
         --case 'sum_*' --json "$T/broken.jsonl" --quiet >"$T/out" 2>&1
     json_check "a user kernel that does not compile SKIPs with the compiler's error" "$T/broken.jsonl" \
         'any(r["verdict"] == "SKIP" and "my_reduce.cu:" in r["why"] and "not_declared" in r["why"] for r in recs)'
+fi
+
+if [ -n "$(device_count sim)" ]; then
+    echo "integration: HIP canaries for the warp-size bug patterns"
+    "$H" run --backend sim --width 32,64 --kernel 'hip/canary_*' --case 'sum_4097' --json "$T/canary.jsonl" --quiet >"$T/out" 2>&1
+    for k in canary_ballot32 canary_butterfly16 canary_lane31; do
+        json_check "$k caught at 64, right at 32" "$T/canary.jsonl" \
+            "find(kernel='$k', width=64)[0]['verdict'] == 'XFAIL' and find(kernel='$k', width=32)[0]['verdict'] == 'PASS'"
+    done
+    json_check "canary_wave64_on32 caught at 32, right at 64" "$T/canary.jsonl" \
+        "find(kernel='canary_wave64_on32', width=32)[0]['verdict'] == 'XFAIL' and find(kernel='canary_wave64_on32', width=64)[0]['verdict'] == 'PASS'"
+
+    echo "integration: shards merge into the unsharded result; baselines gate changes"
+    "$H" run --backend sim --width 32 --kernel 'cuda/reduce_*' --json "$T/full.jsonl" --quiet >"$T/out" 2>&1
+    "$H" run --backend sim --width 32 --kernel 'cuda/reduce_*' --shard 0/2 --json "$T/s0.jsonl" --quiet >>"$T/out" 2>&1
+    "$H" run --backend sim --width 32 --kernel 'cuda/reduce_*' --shard 1/2 --json "$T/s1.jsonl" --quiet >>"$T/out" 2>&1
+    expect_exit 0 "merge of two shards" -- "$H" merge --json "$T/merged.jsonl" --junit "$T/merged.xml" --html "$T/merged.html" "$T/s0.jsonl" "$T/s1.jsonl"
+    if [ "$(wc -l <"$T/merged.jsonl")" = "$(wc -l <"$T/full.jsonl")" ] && [ -s "$T/full.jsonl" ]; then
+        ok "merged shards hold as many results as one run"
+    else
+        bad "merged shards hold as many results as one run" "$T/out"
+    fi
+    if xmllint --noout "$T/merged.xml" 2>"$T/xml"; then ok "merged JUnit is valid XML"; else bad "merged JUnit is valid XML" "$T/xml"; fi
+    if grep -q '<svg' "$T/merged.html"; then ok "HTML report draws the failing cases"; else bad "HTML report draws the failing cases" "$T/merged.html"; fi
+    "$H" run --backend sim --width 32 --kernel 'cuda/reduce_generic' --record "$T/base.jsonl" --quiet >"$T/out" 2>&1
+    expect_exit 0 "compare with an identical baseline" -- "$H" run --backend sim --width 32 --kernel 'cuda/reduce_generic' --compare "$T/base.jsonl" --quiet
+    sed 's/"output_hash":"[0-9a-f]*"/"output_hash":"0123456789abcdef"/' "$T/base.jsonl" >"$T/base_bits.jsonl"
+    expect_exit 0 "changed bits are reported" -- "$H" run --backend sim --width 32 --kernel 'cuda/reduce_generic' --compare "$T/base_bits.jsonl" --quiet
+    expect_exit 1 "changed bits fail with --fail-on-bit-change" -- "$H" run --backend sim --width 32 --kernel 'cuda/reduce_generic' --compare "$T/base_bits.jsonl" --fail-on-bit-change --quiet
+fi
+
+if [ -n "$(device_count vulkan)" ] && [ "$(device_count vulkan)" != 0 ]; then
+    echo "integration: lavapipe canaries and the known-bug list"
+    HB_VK_VALIDATION=1 "$H" run --backend vulkan --width 8 --kernel 'glsl/fault_*' --case 'edge_1[57]*' \
+        --json "$T/vkf.jsonl" --quiet >"$T/out" 2>&1
+    json_check "glsl fault_sgemm_oob reported as oob" "$T/vkf.jsonl" \
+        "any(r['verdict'] == 'XFAIL' and 'oob' in r['classes'] for r in find(kernel='fault_sgemm_oob'))"
+    json_check "glsl fault_sgemm_unwritten reported as unwritten" "$T/vkf.jsonl" \
+        "any(r['verdict'] == 'XFAIL' and 'unwritten' in r['classes'] for r in find(kernel='fault_sgemm_unwritten'))"
+    "$H" run --backend vulkan --width 8 --kernel 'glsl/sgemm_naive' --case 'long_2x3x65537' --json "$T/known.jsonl" --quiet >"$T/out" 2>&1
+    json_check "llvmpipe's loop cap is a known bug (XFAIL with its reason)" "$T/known.jsonl" \
+        "find(case='long_2x3x65537')[0]['verdict'] == 'XFAIL' and 'known bug' in find(case='long_2x3x65537')[0]['why']"
 fi
 
 echo

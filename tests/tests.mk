@@ -34,4 +34,5 @@ $(BUILD)/fuzz/fuzz_case: tests/fuzz_case.c harness/case.c harness/util.c harness
 fuzz: $(BUILD)/fuzz/fuzz_case
 	@mkdir -p $(BUILD)/fuzz/corpus
 	$(BUILD)/fuzz/fuzz_case -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	    -artifact_prefix=$(BUILD)/fuzz/ \
 	    $(BUILD)/fuzz/corpus tests/fuzz/case_corpus

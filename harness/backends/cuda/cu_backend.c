@@ -1,12 +1,17 @@
 /* cu_backend.c: the CUDA backend (hb_cuda.so). Runs kernels from the fatbins that
- * backend.mk builds (build/kernels/cuda/<stem>.fatbin) through the runtime API's
- * library calls, times them with events, and offers cuBLAS SGEMM (full fp32) and a
- * device-to-device copy as yardsticks. It offers width 32 only, never resets the
- * device, and never exits: a dead context is reported as a sticky error. */
+ * backend.mk builds (build/kernels/cuda/<stem>.fatbin), or compiled at run time with NVRTC
+ * when none is current (a user's own kernel), through the runtime API's library calls,
+ * times them with events, and offers cuBLAS SGEMM (full fp32) and a device-to-device copy
+ * as yardsticks. It offers width 32 only, never resets the device, and never exits: a dead
+ * context is reported as a sticky error. */
 #include "backend.h"
+#include "rtc.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +23,18 @@ struct hb_ctx {
     cublasHandle_t blas; /* created on first vendor_sgemm: it costs time and memory */
     int sticky;          /* the context is dead: every later call repeats err */
     char err[512];
+    /* NVRTC, dlopen'ed on the first run-time compile: only users' own kernels need it,
+     * and a machine may have the driver and cudart without the toolkit's libnvrtc. */
+    void *nvrtc;
+    nvrtcResult (*rtc_create)(nvrtcProgram *, const char *, const char *, int,
+                              const char *const *, const char *const *);
+    nvrtcResult (*rtc_compile)(nvrtcProgram, int, const char *const *);
+    nvrtcResult (*rtc_log_size)(nvrtcProgram, size_t *);
+    nvrtcResult (*rtc_log)(nvrtcProgram, char *);
+    nvrtcResult (*rtc_cubin_size)(nvrtcProgram, size_t *);
+    nvrtcResult (*rtc_cubin)(nvrtcProgram, char *);
+    nvrtcResult (*rtc_destroy)(nvrtcProgram *);
+    const char *(*rtc_errstr)(nvrtcResult);
 };
 
 struct hb_buf {
@@ -174,6 +191,8 @@ static void cu_close(hb_ctx *ctx)
         cudaEventDestroy(ctx->ev_stop);
     if (ctx->stream)
         cudaStreamDestroy(ctx->stream);
+    if (ctx->nvrtc)
+        dlclose(ctx->nvrtc);
     free(ctx);
 }
 
@@ -296,7 +315,130 @@ static int cu_download(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size_
     return HB_OK;
 }
 
-/* The fatbin is build_dir/kernels/cuda/<stem of source_path>.fatbin. */
+/* Loads libnvrtc from the loader's path, else from $CUDA_HOME/lib64 or the toolkit this
+ * backend was built against; 0, or -1 with ctx->err set (a SKIP: no compiler here). */
+static int cu_nvrtc_open(hb_ctx *ctx)
+{
+    if (ctx->nvrtc)
+        return 0;
+    const char *home = getenv("CUDA_HOME");
+    char env_lib[1024] = "";
+    if (home && *home)
+        snprintf(env_lib, sizeof env_lib, "%.1000s/lib64/libnvrtc.so", home);
+    const char *names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", env_lib,
+                           CU_CUDA_HOME "/lib64/libnvrtc.so"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !ctx->nvrtc; i++)
+        if (names[i][0])
+            ctx->nvrtc = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!ctx->nvrtc) {
+        snprintf(ctx->err, sizeof ctx->err,
+                 "NVRTC not found (libnvrtc.so.13/.12 on the loader path or in $CUDA_HOME/lib64): "
+                 "cannot compile CUDA sources at run time");
+        return -1;
+    }
+    struct {
+        const char *name;
+        void *slot;
+    } syms[] = {
+        {"nvrtcCreateProgram", &ctx->rtc_create},   {"nvrtcCompileProgram", &ctx->rtc_compile},
+        {"nvrtcGetProgramLogSize", &ctx->rtc_log_size}, {"nvrtcGetProgramLog", &ctx->rtc_log},
+        {"nvrtcGetCUBINSize", &ctx->rtc_cubin_size}, {"nvrtcGetCUBIN", &ctx->rtc_cubin},
+        {"nvrtcDestroyProgram", &ctx->rtc_destroy},  {"nvrtcGetErrorString", &ctx->rtc_errstr},
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+        void *f = dlsym(ctx->nvrtc, syms[i].name);
+        if (!f) {
+            snprintf(ctx->err, sizeof ctx->err, "NVRTC not usable: dlsym(%s): %.300s", syms[i].name,
+                     dlerror());
+            dlclose(ctx->nvrtc);
+            ctx->nvrtc = NULL;
+            return -1;
+        }
+        /* POSIX dlsym returns object pointers; these are functions by the library's ABI. */
+        memcpy(syms[i].slot, &f, sizeof f);
+    }
+    return 0;
+}
+
+static char *cu_read_file(hb_ctx *ctx, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (text) {
+        rewind(f);
+        if (fread(text, 1, (size_t)n, f) == (size_t)n) {
+            text[n] = '\0';
+        } else {
+            free(text);
+            text = NULL;
+        }
+    }
+    if (!text)
+        snprintf(ctx->err, sizeof ctx->err, "read %.400s: %s", path, f ? "short read" : strerror(errno));
+    if (f)
+        fclose(f);
+    return text;
+}
+
+/* Compiles spec's source with NVRTC to a cubin for the current device (sm_XY: SASS only, so
+ * nothing is JIT-compiled at load). The CUDA include folder resolves the kernels'
+ * #include <cuda_runtime.h> (NVRTC has no copy of it) and the source's folder its own
+ * headers. A compile error is the user's to fix: HB_ERROR with NVRTC's first error. */
+static int cu_nvrtc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, int major, int minor,
+                            char **image)
+{
+    *image = NULL;
+    if (cu_nvrtc_open(ctx) != 0)
+        return HB_UNSUPPORTED;
+    char *src = cu_read_file(ctx, spec->source_path);
+    if (!src)
+        return HB_ERROR;
+    /* $CUDA_HOME when it holds the headers, else the toolkit this backend was built with. */
+    const char *home = getenv("CUDA_HOME");
+    char arch[48], probe[1100], inc_cuda[1100], inc_src[4200];
+    snprintf(probe, sizeof probe, "%.1000s/include/cuda_runtime.h", home ? home : "");
+    int use_env = home && *home && access(probe, R_OK) == 0;
+    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", major, minor);
+    snprintf(inc_cuda, sizeof inc_cuda, "-I%.1000s/include", use_env ? home : CU_CUDA_HOME);
+    const char *src_path = spec->source_path, *slash = strrchr(src_path, '/');
+    snprintf(inc_src, sizeof inc_src, "-I%.*s", slash > src_path ? (int)(slash - src_path) : 1,
+             slash ? src_path : ".");
+    const char *opts[] = {arch, "-default-device", "--std=c++17", "-lineinfo", inc_cuda, inc_src};
+    nvrtcProgram prog = NULL;
+    const char *call = "nvrtcCreateProgram";
+    nvrtcResult r = ctx->rtc_create(&prog, src, spec->source_path, 0, NULL, NULL);
+    if (r == NVRTC_SUCCESS) {
+        call = "nvrtcCompileProgram";
+        r = ctx->rtc_compile(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+    }
+    size_t n = 0;
+    if (r == NVRTC_ERROR_COMPILATION && ctx->rtc_log_size(prog, &n) == NVRTC_SUCCESS && n > 1) {
+        char *log = malloc(n), line[400] = "";
+        if (log && ctx->rtc_log(prog, log) == NVRTC_SUCCESS)
+            rtc_first_error(log, line, sizeof line);
+        free(log);
+        snprintf(ctx->err, sizeof ctx->err, "does not compile with NVRTC (%s): %s", arch + 19, line);
+    } else if (r == NVRTC_SUCCESS) {
+        call = "nvrtcGetCUBIN";
+        if ((r = ctx->rtc_cubin_size(prog, &n)) == NVRTC_SUCCESS && !(*image = malloc(n)))
+            snprintf(ctx->err, sizeof ctx->err, "malloc(%zu-byte cubin) failed", n);
+        else if (r == NVRTC_SUCCESS && (r = ctx->rtc_cubin(prog, *image)) != NVRTC_SUCCESS)
+            free(*image), *image = NULL;
+    }
+    if (r != NVRTC_SUCCESS && r != NVRTC_ERROR_COMPILATION)
+        snprintf(ctx->err, sizeof ctx->err, "%s(%.300s): %s", call, spec->source_path,
+                 ctx->rtc_errstr(r));
+    if (prog)
+        ctx->rtc_destroy(&prog);
+    free(src);
+    return *image ? HB_OK : HB_ERROR;
+}
+
+/* The fatbin is build_dir/kernels/cuda/<stem of source_path>.fatbin while it is at least as
+ * new as the source; otherwise (a user's own kernel) the source is compiled with NVRTC. */
 static int cu_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
 {
     *out = NULL;
@@ -306,29 +448,35 @@ static int cu_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out
         snprintf(ctx->err, sizeof ctx->err, "cuda backend runs lang cuda, not %s", spec->lang);
         return HB_UNSUPPORTED;
     }
-    const char *base = strrchr(spec->source_path, '/');
-    base = base ? base + 1 : spec->source_path;
-    const char *dot = strrchr(base, '.');
-    int stem_len = dot ? (int)(dot - base) : (int)strlen(base);
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s/kernels/cuda/%.*s.fatbin", spec->build_dir, stem_len,
-                     base);
-    if (n < 0 || (size_t)n >= sizeof path) {
-        snprintf(ctx->err, sizeof ctx->err, "fatbin path too long for %s", spec->source_path);
+    char path[4096], *image = NULL;
+    int current = rtc_prebuilt(spec, "cuda", ".fatbin", path, sizeof path, ctx->err, sizeof ctx->err);
+    if (current < 0)
         return HB_ERROR;
-    }
-    if (access(path, R_OK) != 0) {
-        snprintf(ctx->err, sizeof ctx->err, "%.400s: not readable (was it built by make?)", path);
-        return HB_ERROR;
+    if (!current) {
+        int dev = 0, major = 0, minor = 0;
+        cudaError_t e = cudaGetDevice(&dev);
+        if (e == cudaSuccess)
+            e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+        if (e == cudaSuccess)
+            e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+        if (e != cudaSuccess)
+            return cu_fail(ctx, "cudaDeviceGetAttribute(compute capability)", e);
+        int rc = cu_nvrtc_compile(ctx, spec, major, minor, &image);
+        if (rc != HB_OK)
+            return rc;
+        snprintf(path, sizeof path, "%.4000s (NVRTC)", spec->source_path);
     }
     hb_kern *k = calloc(1, sizeof *k);
     if (!k) {
+        free(image);
         snprintf(ctx->err, sizeof ctx->err, "calloc: out of memory");
         return HB_ERROR;
     }
     /* With lazy loading (the default) a missing image shows up at GetKernel. */
-    const char *call = "cudaLibraryLoadFromFile";
-    cudaError_t e = cudaLibraryLoadFromFile(&k->lib, path, NULL, NULL, 0, NULL, NULL, 0);
+    const char *call = image ? "cudaLibraryLoadData" : "cudaLibraryLoadFromFile";
+    cudaError_t e = image ? cudaLibraryLoadData(&k->lib, image, NULL, NULL, 0, NULL, NULL, 0)
+                          : cudaLibraryLoadFromFile(&k->lib, path, NULL, NULL, 0, NULL, NULL, 0);
+    free(image); /* the driver keeps its own copy (no CU_LIBRARY_BINARY_IS_PRESERVED) */
     if (e == cudaSuccess) {
         call = "cudaLibraryGetKernel";
         e = cudaLibraryGetKernel(&k->fn, k->lib, spec->entry);

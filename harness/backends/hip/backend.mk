@@ -43,9 +43,12 @@ $(BUILD)/kernels/hip/%.hsaco: kernels/hip/%.hip $(HIP_ARCH_STAMP)
 	TMPDIR=$(abspath $@.tmp) $(HIPCC) --genco $(HIP_KFLAGS) $< -o $@; \
 	    rc=$$?; rm -rf $@.tmp; exit $$rc
 
-$(BUILD)/backends/hb_hip.so: harness/backends/hip/hip_backend.c harness/backend.h
+# HIP_HIPCC: the hipcc that compiles users' own kernels at run time when $$HIPCC is unset.
+$(BUILD)/backends/hb_hip.so: harness/backends/hip/hip_backend.c harness/backends/common/rtc.c \
+                             harness/backends/common/rtc.h harness/backend.h
 	@mkdir -p $(dir $@)
-	$(CC) $(HB_SO_CFLAGS) -D__HIP_PLATFORM_AMD__ $(HIP_RT_INC:%=-I%) $< -o $@ $(HIP_RT_LIB)
+	$(CC) $(HB_SO_CFLAGS) -D__HIP_PLATFORM_AMD__ $(HIP_RT_INC:%=-I%) -Iharness/backends/common \
+	    -DHIP_HIPCC='"$(HIPCC)"' $(filter %.c,$^) -o $@ $(HIP_RT_LIB) -ldl
 
 occupancy: $(HIP_HSACO)
 	sh harness/backends/hip/occupancy.sh $(BUILD) $(HIP_ARCHS)

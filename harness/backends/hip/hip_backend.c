@@ -1,8 +1,10 @@
 /* hip_backend.c: the HIP (ROCm) backend: fills struct hb_backend with the HIP runtime API.
- * Kernels are the code-object bundles make builds (build/kernels/hip/<stem>.hsaco), loaded
+ * Kernels are the code-object bundles make builds (build/kernels/hip/<stem>.hsaco), or ones
+ * hipcc builds at run time when none is current (a user's own kernel; no hiprtc), loaded
  * with hipModuleLoad and launched with hipModuleLaunchKernel, timed with hipEvents.
- * It does not compile sources at run time (no hiprtc) and offers no vendor SGEMM: rocBLAS is
- * not packaged for Debian 12. The only width offered is the device's own warpSize. */
+ * It offers no vendor SGEMM: rocBLAS is not packaged for Debian 12. The only width offered
+ * is the device's own warpSize. */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include "backend.h"
+#include "rtc.h"
 
 struct hb_ctx {
     hipStream_t stream;
@@ -240,23 +243,55 @@ static int hip_download(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size
     return HB_OK;
 }
 
-/* The code object make built for this source: <build_dir>/kernels/hip/<stem>.hsaco. */
-static int hip_object_path(hb_ctx *ctx, const struct hb_kernel_spec *spec, char *path, size_t len)
+/* Compiles a source with no current code object (a user's own kernel) with hipcc ($HIPCC, else
+ * the one make used) for this device's target only, into the run-time cache, and names the
+ * code object in path. A compile error is the user's to fix: HB_ERROR with its first line. */
+static int hip_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, char *path, size_t len)
 {
-    const char *base = strrchr(spec->source_path, '/');
-    base = base ? base + 1 : spec->source_path;
-    const char *dot = strrchr(base, '.');
-    int stem = dot ? (int)(dot - base) : (int)strlen(base);
-    int w = snprintf(path, len, "%s/kernels/hip/%.*s.hsaco", spec->build_dir, stem, base);
-    if (w < 0 || (size_t)w >= len) {
-        hip_fmt(ctx->err, sizeof ctx->err, "code object path too long for %s", spec->source_path);
+    int dev = 0;
+    hipDeviceProp_t p;
+    hipError_t e = hipGetDevice(&dev);
+    if (e == hipSuccess)
+        e = hipGetDeviceProperties(&p, dev);
+    if (e != hipSuccess)
+        return hip_fail(ctx->err, sizeof ctx->err, "hipGetDeviceProperties", e);
+    /* "gfx90a:sramecc+:xnack-": the target is the name before the feature flags. */
+    char arch[96], key[PATH_MAX + 128];
+    hip_fmt(arch, sizeof arch, "--offload-arch=%.*s", (int)strcspn(p.gcnArchName, ":"),
+            p.gcnArchName);
+    const char *hipcc = getenv("HIPCC");
+    if (!hipcc || !*hipcc)
+        hipcc = HIP_HIPCC;
+    if (strchr(hipcc, '/') && access(hipcc, X_OK) != 0) {
+        hip_fmt(ctx->err, sizeof ctx->err, "hipcc not found at %s (set HIPCC): cannot compile %s "
+                "at run time", hipcc, spec->source_path);
+        return HB_UNSUPPORTED;
+    }
+    hip_fmt(key, sizeof key, "%s --genco %s -O3", hipcc, arch);
+    int have = rtc_cache_path(spec, "hip", key, ".hsaco", path, len, ctx->err, sizeof ctx->err);
+    if (have != 0)
+        return have < 0 ? HB_ERROR : HB_OK;
+    /* Per-process temporaries and an atomic rename: children may compile the same kernel. */
+    char tmp[PATH_MAX + 32], log[PATH_MAX + 32], why[400];
+    hip_fmt(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    hip_fmt(log, sizeof log, "%s.%ld.log", path, (long)getpid());
+    char *argv[] = {(char *)hipcc, "--genco", arch, "-O3", (char *)spec->source_path, "-o", tmp,
+                    NULL};
+    int rc = rtc_run(argv, log, why, sizeof why);
+    if (rc == 0 && rename(tmp, path) != 0) {
+        hip_fmt(why, sizeof why, "rename(%.300s): %s", tmp, strerror(errno));
+        rc = -1;
+    }
+    unlink(tmp);
+    if (rc > 0) {
+        hip_fmt(ctx->err, sizeof ctx->err, "hipcc %s does not compile: %s (log: %s)", arch + 15,
+                why, log);
         return HB_ERROR;
     }
-    if (access(path, R_OK) != 0) {
-        hip_fmt(ctx->err, sizeof ctx->err, "%s: no code object (run make)", path);
-        return HB_ERROR;
-    }
-    return HB_OK;
+    unlink(log);
+    if (rc < 0)
+        hip_fmt(ctx->err, sizeof ctx->err, "run-time compile of %s: %s", spec->source_path, why);
+    return rc < 0 ? HB_ERROR : HB_OK;
 }
 
 static int hip_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
@@ -268,8 +303,12 @@ static int hip_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **ou
         return HB_UNSUPPORTED;
     }
     char path[PATH_MAX];
-    if (hip_object_path(ctx, spec, path, sizeof path) != HB_OK)
+    int current = rtc_prebuilt(spec, "hip", ".hsaco", path, sizeof path, ctx->err, sizeof ctx->err);
+    if (current < 0)
         return HB_ERROR;
+    int rc = current ? HB_OK : hip_compile(ctx, spec, path, sizeof path);
+    if (rc != HB_OK)
+        return rc;
     hb_kern *k = calloc(1, sizeof *k);
     if (!k) {
         hip_fmt(ctx->err, sizeof ctx->err, "calloc: out of memory");
