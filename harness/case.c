@@ -31,6 +31,7 @@ struct line_spec {
     enum hb_op op;
     char name[96];
     struct list M, N, K, n, dist;
+    struct list lda, ldb, ldc; /* sgemm_strided: one value each, or absent for "one more" */
     unsigned specials;
     int have_seed, have_special, have_note;
     uint64_t seed;
@@ -182,6 +183,28 @@ static char *next_token(char **cursor, const char *where, struct hb_err *err, in
     return start;
 }
 
+/* Leading dimensions default to one element of padding per row, as sblat3 uses; given,
+ * they must hold a row. */
+static int strided_case(const struct line_spec *ls, struct hb_case *c, const char *where, struct hb_err *err)
+{
+    const struct list *given[3] = {&ls->lda, &ls->ldb, &ls->ldc};
+    const char *names[3] = {"lda", "ldb", "ldc"};
+    long rows[3] = {c->K, c->N, c->N};
+    long *out[3] = {&c->lda, &c->ldb, &c->ldc};
+    for (int i = 0; i < 3; i++) {
+        if (given[i]->n > 1) {
+            err_set(err, "%s: %s takes one value", where, names[i]);
+            return -1;
+        }
+        *out[i] = given[i]->given ? given[i]->v[0] : rows[i] + 1;
+        if (*out[i] < rows[i] || *out[i] < 1) {
+            err_set(err, "%s: %s=%ld is shorter than a row (%ld)", where, names[i], *out[i], rows[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int expand_name(const char *tmpl, const struct hb_case *c, char *out, size_t len)
 {
     size_t used = 0;
@@ -215,9 +238,9 @@ static int emit_cases(const struct line_spec *ls, const char *file, int line, st
     char where[300];
     snprintf(where, sizeof where, where_fmt, file, line);
     static const struct list one_zero = {1, {0}, 0};
-    const struct list *Ms = ls->op == OP_SGEMM ? &ls->M : &one_zero;
-    const struct list *Ns = ls->op == OP_SGEMM ? &ls->N : &one_zero;
-    const struct list *Ks = ls->op == OP_SGEMM ? &ls->K : &one_zero;
+    const struct list *Ms = op_is_gemm(ls->op) ? &ls->M : &one_zero;
+    const struct list *Ns = op_is_gemm(ls->op) ? &ls->N : &one_zero;
+    const struct list *Ks = op_is_gemm(ls->op) ? &ls->K : &one_zero;
     const struct list *ns = ls->op == OP_REDUCE ? &ls->n : &one_zero;
     static const struct list uniform_only = {1, {DIST_UNIFORM}, 0};
     const struct list *ds = ls->dist.given ? &ls->dist : &uniform_only;
@@ -239,8 +262,11 @@ static int emit_cases(const struct line_spec *ls, const char *file, int line, st
                                          "(any of them)", where);
                             return -1;
                         }
-                        if (c.op == OP_SGEMM && (c.M * c.K > MAX_ELEMS || c.K * c.N > MAX_ELEMS ||
-                                                 c.M * c.N > MAX_ELEMS)) {
+                        if (c.op == OP_SGEMM_STRIDED && strided_case(ls, &c, where, err))
+                            return -1;
+                        if (op_is_gemm(c.op) && (c.M * (c.lda ? c.lda : c.K) > MAX_ELEMS ||
+                                                 c.K * (c.ldb ? c.ldb : c.N) > MAX_ELEMS ||
+                                                 c.M * (c.ldc ? c.ldc : c.N) > MAX_ELEMS)) {
                             err_set(err, "%s: %ldx%ldx%ld has a matrix of more than %ld elements",
                                     where, c.M, c.N, c.K, MAX_ELEMS);
                             return -1;
@@ -280,7 +306,7 @@ static int parse_case_line(char *text, const char *file, int line, struct case_s
     if (failed)
         return -1;
     if (op_parse(op, &ls.op)) {
-        err_set(err, "%s: unknown op '%s' (sgemm, reduce, or include)", where, op);
+        err_set(err, "%s: unknown op '%s' (sgemm, sgemm_strided, reduce, or include)", where, op);
         return -1;
     }
     char *name = next_token(&cursor, where, err, &failed);
@@ -309,11 +335,17 @@ static int parse_case_line(char *text, const char *file, int line, struct case_s
         *eq = 0;
         const char *key = tok, *val = eq + 1;
         int rc = 0;
-        if (ls.op == OP_SGEMM && !strcmp(key, "M"))
+        if (op_is_gemm(ls.op) && !strcmp(key, "M"))
             rc = parse_size_list(val, &ls.M, key, where, err);
-        else if (ls.op == OP_SGEMM && !strcmp(key, "N"))
+        else if (op_is_gemm(ls.op) && !strcmp(key, "N"))
             rc = parse_size_list(val, &ls.N, key, where, err);
-        else if (ls.op == OP_SGEMM && !strcmp(key, "K"))
+        else if (ls.op == OP_SGEMM_STRIDED && !strcmp(key, "lda"))
+            rc = parse_size_list(val, &ls.lda, key, where, err);
+        else if (ls.op == OP_SGEMM_STRIDED && !strcmp(key, "ldb"))
+            rc = parse_size_list(val, &ls.ldb, key, where, err);
+        else if (ls.op == OP_SGEMM_STRIDED && !strcmp(key, "ldc"))
+            rc = parse_size_list(val, &ls.ldc, key, where, err);
+        else if (op_is_gemm(ls.op) && !strcmp(key, "K"))
             rc = parse_size_list(val, &ls.K, key, where, err);
         else if (ls.op == OP_REDUCE && !strcmp(key, "n"))
             rc = parse_size_list(val, &ls.n, key, where, err);
@@ -337,6 +369,7 @@ static int parse_case_line(char *text, const char *file, int line, struct case_s
         } else {
             err_set(err, "%s: unknown key '%s' for %s (%s)", where, key, op_name(ls.op),
                     ls.op == OP_SGEMM ? "M, N, K, dist, special, seed, note"
+                    : ls.op == OP_SGEMM_STRIDED ? "M, N, K, lda, ldb, ldc, dist, special, seed, note"
                                       : "n, dist, special, seed, note");
             rc = -1;
         }
@@ -345,8 +378,8 @@ static int parse_case_line(char *text, const char *file, int line, struct case_s
     }
     if (failed)
         return -1;
-    if (ls.op == OP_SGEMM && (!ls.M.given || !ls.N.given || !ls.K.given)) {
-        err_set(err, "%s: sgemm needs M=, N= and K=", where);
+    if (op_is_gemm(ls.op) && (!ls.M.given || !ls.N.given || !ls.K.given)) {
+        err_set(err, "%s: %s needs M=, N= and K=", where, op_name(ls.op));
         return -1;
     }
     if (ls.op == OP_REDUCE && !ls.n.given) {

@@ -24,6 +24,7 @@ struct hb_case {
     enum hb_op op;
     char name[96];
     long M, N, K; /* sgemm */
+    long lda, ldb, ldc; /* sgemm_strided: row strides (elements), >= K, N, N */
     long n;       /* reduce */
     enum case_dist dist;
     unsigned specials;

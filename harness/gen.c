@@ -35,7 +35,7 @@ int gen_exact_amplitude(long len, int factors)
 void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int stream)
 {
     uint64_t s = c->seed * 0x2545f4914f6cdd1dull + (uint64_t)stream * 0x9e3779b97f4a7c15ull + 1;
-    int amp = gen_exact_amplitude(len < 1 ? 1 : len, c->op == OP_SGEMM ? 2 : 1);
+    int amp = gen_exact_amplitude(len < 1 ? 1 : len, op_is_gemm(c->op) ? 2 : 1);
     for (size_t i = 0; i < n; i++) {
         switch (c->dist) {
         case DIST_EXACT:

@@ -53,7 +53,7 @@ struct html_grid {
 static struct html_grid grid_of(const struct rep_result *r)
 {
     struct html_grid g;
-    if (r->op == OP_SGEMM) {
+    if (op_is_gemm(r->op)) {
         g.rows = r->M < CMP_HEAT ? r->M : CMP_HEAT;
         g.cols = r->N < CMP_HEAT ? r->N : CMP_HEAT;
         g.items = g.rows * g.cols;
@@ -69,7 +69,7 @@ static struct html_grid grid_of(const struct rep_result *r)
 static unsigned heat_at(const struct rep_result *r, long row, long col)
 {
     long cell;
-    if (r->op == OP_SGEMM) {
+    if (op_is_gemm(r->op)) {
         long hr = r->M < CMP_HEAT ? row * CMP_HEAT / r->M : row;
         long hc = r->N < CMP_HEAT ? col * CMP_HEAT / r->N : col;
         cell = hr * CMP_HEAT + hc;
@@ -102,7 +102,7 @@ static void svg_map(FILE *out, const struct rep_result *r)
                     pad - 14 + row * HTML_CELL, HTML_CELL, HTML_CELL, color);
         }
     /* Axis words say what a row and a column are, and the last index of each. */
-    if (r->op == OP_SGEMM)
+    if (op_is_gemm(r->op))
         fprintf(out,
                 "<text x=\"%d\" y=\"12\" class=\"ax\">columns 0..%ld of C &#8594;</text>"
                 "<text x=\"12\" y=\"%d\" class=\"ax\" transform=\"rotate(90 12 %d)\">rows 0..%ld &#8594;</text>",
@@ -127,7 +127,7 @@ static void caption(FILE *out, const struct rep_result *r)
     fprintf(out, ", width %d<br>case <b>", r->width);
     html_text(out, r->case_name);
     fputs("</b> ", out);
-    if (r->op == OP_SGEMM)
+    if (op_is_gemm(r->op))
         fprintf(out, "M&#215;N&#215;K %ld&#215;%ld&#215;%ld", r->M, r->N, r->K);
     else
         fprintf(out, "n = %ld", r->n);

@@ -73,7 +73,7 @@ static int parse_block(const char *val, unsigned block[3], const char *where, st
 static int parse_grid(const char *val, enum hb_op op, struct kern_grid_term grid[3], const char *where,
                       struct hb_err *err)
 {
-    const char *vars = op == OP_SGEMM ? "MNK" : "n";
+    const char *vars = op_is_gemm(op) ? "MNK" : "n";
     int n = 0;
     char buf[MAX_LINE];
     snprintf(buf, sizeof buf, "%s", val);
@@ -88,7 +88,7 @@ static int parse_grid(const char *val, enum hb_op op, struct kern_grid_term grid
         if (isalpha((unsigned char)tok[0])) {
             if (!strchr(vars, tok[0]) || (tok[1] && tok[1] != '/')) {
                 err_set(err, "%s: grid term '%s': variables for %s are %s", where, tok, op_name(op),
-                        op == OP_SGEMM ? "M, N, K" : "n");
+                        op_is_gemm(op) ? "M, N, K" : "n");
                 return -1;
             }
             t.var = tok[0];
@@ -281,7 +281,7 @@ int kern_parse_file(const char *path, struct kern_set *set, struct hb_err *err)
         }
         if (flag == &s.op) {
             if (op_parse(val, &k->op)) {
-                err_set(err, "%s: op = %s: expected sgemm or reduce", where, val);
+                err_set(err, "%s: op = %s: expected sgemm, sgemm_strided or reduce", where, val);
                 rc = -1;
             }
         } else if (flag == &s.lang) {
@@ -426,7 +426,7 @@ int kern_grid(const struct kern_desc *k, const struct hb_case *c, unsigned grid[
         long v = t->var ? (size_var(c, t->var) + t->value - 1) / t->value : t->value;
         /* An empty SGEMM output still gets one block, so the kernel's bounds checks run:
          * "M = 0: nothing written, no crash". A reduce block past the end has no partial. */
-        if (k->op == OP_SGEMM && v < 1)
+        if (op_is_gemm(k->op) && v < 1)
             v = 1;
         if (v > 0x7fffffffL) {
             err_set(err, "grid dimension %d of %s for case %s is %ld blocks", i, k->name, c->name, v);

@@ -233,7 +233,8 @@ static void describe(FILE *out, const struct rep_result *r)
                     c->first_expected, c->first_got);
     }
     if (c->oob_buffer >= 0)
-        fprintf(out, "; guard of argument %ld written at byte offset %ld", c->oob_buffer, c->oob_offset);
+        fprintf(out, "; argument %ld written outside its elements (guard band or row padding) at byte offset %ld",
+                c->oob_buffer, c->oob_offset);
 }
 
 void rep_print_line(FILE *out, const struct rep_result *r)
@@ -241,7 +242,10 @@ void rep_print_line(FILE *out, const struct rep_result *r)
     fprintf(out, "  %-7s %s %s w%d %s/%s %s", verdict_name(r->verdict), r->backend, r->device, r->width, r->lang,
             r->kernel, r->case_name);
     if (!r->group_row) {
-        if (r->op == OP_SGEMM)
+        if (r->op == OP_SGEMM_STRIDED)
+            fprintf(out, " [%ldx%ldx%ld lda %ld ldb %ld ldc %ld %s seed %" PRIu64 "]", r->M, r->N, r->K, r->lda, r->ldb,
+                    r->ldc, r->dist, r->seed);
+        else if (op_is_gemm(r->op))
             fprintf(out, " [%ldx%ldx%ld %s seed %" PRIu64 "]", r->M, r->N, r->K, r->dist, r->seed);
         else
             fprintf(out, " [n=%ld %s seed %" PRIu64 "]", r->n, r->dist, r->seed);

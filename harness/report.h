@@ -26,6 +26,7 @@ struct rep_result {
     enum hb_op op;
     enum hb_verdict verdict;
     long M, N, K, n;
+    long lda, ldb, ldc;     /* sgemm_strided row strides, 0 otherwise */
     char dist[12];
     uint64_t seed;
     struct cmp_result cmp;

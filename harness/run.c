@@ -69,17 +69,38 @@ struct msg {
 
 /* ---------- case data ---------- */
 
+/* sblat3's "rogue" value: what the padding between strided rows holds. Finite and huge, so
+ * a kernel that reads it as data is far off, and exact bits to check that it survives. */
+#define ROGUE_VALUE (-1.0e10f)
+
+/* Lays a rows x cols matrix out with row stride ld, ROGUE_VALUE in the padding. */
+static float *with_stride(const float *compact, long rows, long cols, long ld)
+{
+    float *out = xcalloc((size_t)rows * ld, sizeof(float));
+    for (long r = 0; r < rows; r++)
+        for (long j = 0; j < ld; j++)
+            out[r * ld + j] = j < cols ? compact[r * cols + j] : ROGUE_VALUE;
+    return out;
+}
+
 static void prepare_case(struct case_data *d, const struct kern_set *ks)
 {
     const struct hb_case *c = d->c;
-    if (c->op == OP_SGEMM) {
-        d->in_n[0] = (size_t)c->M * c->K;
-        d->in_n[1] = (size_t)c->K * c->N;
+    if (op_is_gemm(c->op)) {
+        /* The same values whatever the strides: references come from the compact matrices. */
+        size_t n[2] = {(size_t)c->M * c->K, (size_t)c->K * c->N};
         for (int i = 0; i < 2; i++) {
-            d->in[i] = xcalloc(d->in_n[i], sizeof(float));
-            gen_fill(d->in[i], d->in_n[i], c, c->K, i);
+            d->in[i] = xcalloc(n[i], sizeof(float));
+            gen_fill(d->in[i], n[i], c, c->K, i);
+            d->in_n[i] = n[i];
         }
         ref_sgemm_compute(&d->sg, d->in[0], d->in[1], c->M, c->N, c->K);
+        if (c->op == OP_SGEMM_STRIDED) {
+            float *a = with_stride(d->in[0], c->M, c->K, c->lda), *b = with_stride(d->in[1], c->K, c->N, c->ldb);
+            free(d->in[0]), free(d->in[1]);
+            d->in[0] = a, d->in[1] = b;
+            d->in_n[0] = (size_t)c->M * c->lda, d->in_n[1] = (size_t)c->K * c->ldb;
+        }
         return;
     }
     d->in_n[0] = (size_t)c->n;
@@ -149,6 +170,7 @@ static void fill_case(struct rep_result *r, const struct hb_case *c)
 {
     snprintf(r->case_name, sizeof r->case_name, "%s", c->name);
     r->M = c->M, r->N = c->N, r->K = c->K, r->n = c->n;
+    r->lda = c->lda, r->ldb = c->ldb, r->ldc = c->ldc;
     snprintf(r->dist, sizeof r->dist, "%s", case_dist_name(c->dist));
     r->seed = c->seed;
     if (c->note[0] && !r->note[0])
@@ -162,6 +184,33 @@ static uint64_t fnv1a_bytes(const void *p, size_t n)
     for (size_t i = 0; i < n; i++)
         h = (h ^ b[i]) * 1099511628211ull;
     return h;
+}
+
+/* Output rows of a strided case: the padding starts as ROGUE_VALUE and must stay so. */
+static void fill_row_padding(float *c, long rows, long cols, long ld)
+{
+    for (long r = 0; r < rows; r++)
+        for (long j = cols; j < ld; j++)
+            c[r * ld + j] = ROGUE_VALUE;
+}
+
+/* Byte offset of the first padding element that changed, or -1. */
+static long row_padding_damage(const float *c, long rows, long cols, long ld)
+{
+    float rogue = ROGUE_VALUE;
+    for (long r = 0; r < rows; r++)
+        for (long j = cols; j < ld; j++)
+            if (memcmp(&c[r * ld + j], &rogue, sizeof rogue))
+                return (r * ld + j) * (long)sizeof(float);
+    return -1;
+}
+
+static float *compact_rows(const float *c, long rows, long cols, long ld)
+{
+    float *out = xcalloc((size_t)rows * cols, sizeof(float));
+    for (long r = 0; r < rows; r++)
+        memcpy(out + r * cols, c + r * ld, (size_t)cols * sizeof(float));
+    return out;
 }
 
 struct arg {
@@ -189,21 +238,24 @@ static int run_case(const struct hb_backend *be, hb_ctx *hctx, hb_kern *kern, co
     if (k)
         r->threads = (uint64_t)grid[0] * grid[1] * grid[2] * k->block[0] * k->block[1] * k->block[2];
     struct arg args[3];
-    int n_args = c->op == OP_SGEMM ? 3 : 2, out = n_args - 1;
+    int gemm = op_is_gemm(c->op), strided = c->op == OP_SGEMM_STRIDED;
+    long ldc = strided ? c->ldc : c->N;
+    int n_args = gemm ? 3 : 2, out = n_args - 1;
     memset(args, 0, sizeof args);
     args[0].data = d->in[0], args[0].bytes = d->in_n[0] * sizeof(float);
-    if (c->op == OP_SGEMM) {
+    if (gemm) {
         args[1].data = d->in[1], args[1].bytes = d->in_n[1] * sizeof(float);
-        args[2].bytes = (size_t)c->M * c->N * sizeof(float);
+        args[2].bytes = (size_t)c->M * ldc * sizeof(float);
     } else {
         args[1].bytes = (size_t)red->blocks * sizeof(float);
     }
     struct hb_args ha;
     memset(&ha, 0, sizeof ha);
     ha.n_bufs = n_args;
-    if (c->op == OP_SGEMM) {
-        ha.n_ints = 3;
+    if (gemm) {
+        ha.n_ints = strided ? 6 : 3;
         ha.ints[0] = (int32_t)c->M, ha.ints[1] = (int32_t)c->N, ha.ints[2] = (int32_t)c->K;
+        ha.ints[3] = (int32_t)c->lda, ha.ints[4] = (int32_t)c->ldb, ha.ints[5] = (int32_t)c->ldc;
     } else {
         ha.n_ints = 1;
         ha.ints[0] = (int32_t)c->n;
@@ -215,6 +267,8 @@ static int run_case(const struct hb_backend *be, hb_ctx *hctx, hb_kern *kern, co
         args[i].image = xcalloc(total, 1);
         args[i].after = xcalloc(total, 1);
         grd_fill(args[i].image, args[i].bytes, args[i].data);
+        if (strided && i == out)
+            fill_row_padding((float *)((char *)args[i].image + GRD_BYTES), c->M, c->N, ldc);
         ha.offsets[i] = GRD_BYTES;
         if (be->alloc(hctx, total, &args[i].buf) != HB_OK) {
             api_call = "alloc";
@@ -266,10 +320,20 @@ static int run_case(const struct hb_backend *be, hb_ctx *hctx, hb_kern *kern, co
         if (api_failed)
             break;
         float *got = (float *)((char *)args[out].after + GRD_BYTES);
+        long pad_at;
+        if (strided && r->cmp.oob_buffer < 0 && (pad_at = row_padding_damage(got, c->M, c->N, ldc)) >= 0) {
+            r->cmp.classes |= CLS_OOB;
+            r->cmp.oob_buffer = out;
+            r->cmp.oob_offset = pad_at;
+        }
         if (!rep) {
             unsigned before = r->cmp.classes;
             long oob_buffer = r->cmp.oob_buffer, oob_offset = r->cmp.oob_offset;
-            if (c->op == OP_SGEMM)
+            if (strided) {
+                float *compact = compact_rows(got, c->M, c->N, ldc);
+                cmp_sgemm(&d->sg, compact, c->dist == DIST_EXACT, &r->cmp);
+                free(compact);
+            } else if (gemm)
                 cmp_sgemm(&d->sg, got, c->dist == DIST_EXACT, &r->cmp);
             else
                 cmp_reduce(red, got, c->dist == DIST_EXACT, &r->cmp);
@@ -774,7 +838,9 @@ static int check_memory(const struct ctx *cx, const struct probe *probes, int n_
         if (!d->used)
             continue;
         const struct hb_case *c = d->c;
-        double bytes = c->op == OP_SGEMM ? 4.0 * ((double)c->M * c->K + (double)c->K * c->N + (double)c->M * c->N)
+        double bytes = op_is_gemm(c->op) ? 4.0 * ((double)c->M * (c->lda > c->K ? c->lda : c->K) +
+                                                  (double)c->K * (c->ldb > c->N ? c->ldb : c->N) +
+                                                  (double)c->M * (c->ldc > c->N ? c->ldc : c->N))
                                          : 4.0 * (double)c->n * 1.01;
         /* The host holds inputs, float and float64 references and gauges: about 6x. */
         double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
@@ -799,7 +865,7 @@ static int check_memory(const struct ctx *cx, const struct probe *probes, int n_
 static void print_timing(struct ctx *cx, const struct probe *probes, int n_probes, double ref_ms, double total_ms)
 {
     double harness_ms = total_ms - ref_ms - cx->kernel_ms;
-    printf("\nWhere the time went: %.1f s in all; references (OpenBLAS, float64) %.1f s; kernels on the "
+    printf("Where the time went: %.1f s in all; references (OpenBLAS, float64) %.1f s; kernels on the "
            "device %.1f s; harness (data movement, checks, process starts) %.1f s\n",
            total_ms / 1e3, ref_ms / 1e3, cx->kernel_ms / 1e3, harness_ms / 1e3);
     for (int i = 0; i < n_probes; i++)
@@ -926,7 +992,6 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     }
     if (interrupted)
         printf("\nharness: interrupted by signal %d: reports hold every result so far\n", (int)interrupted);
-    rep_print_summary(stdout, &cx.sink);
     print_timing(&cx, probes, n_probes, ref_ms, now_ms() - t0);
     int code = interrupted ? EXIT_FAILURES : rep_failed(&cx.sink) ? EXIT_FAILURES : EXIT_OK;
     if (!cx.sink.n) {
@@ -950,6 +1015,8 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
         else if (failing && code == EXIT_OK)
             code = EXIT_FAILURES;
     }
+    /* The table and the closing "N passed, N failed, N skipped" line come last. */
+    rep_print_summary(stdout, &cx.sink);
     rep_close(&cx.sink);
     for (int i = 0; i < cx.cases.n; i++)
         if (cx.data[i].used)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const op_names[OP_COUNT] = {"sgemm", "reduce"};
+static const char *const op_names[OP_COUNT] = {"sgemm", "reduce", "sgemm_strided"};
 static const char *const verdict_names[V_COUNT] = {"PASS", "SUSPECT", "FAIL", "XFAIL",
                                                    "XPASS", "SKIP", "ERROR"};
 static const char *const class_names_tab[CLS_COUNT] = {
@@ -22,6 +22,8 @@ int op_parse(const char *s, enum hb_op *out)
         }
     return -1;
 }
+
+int op_is_gemm(enum hb_op op) { return op == OP_SGEMM || op == OP_SGEMM_STRIDED; }
 
 const char *verdict_name(enum hb_verdict v) { return v < V_COUNT ? verdict_names[v] : "?"; }
 

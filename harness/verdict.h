@@ -3,9 +3,14 @@
 #ifndef HB_VERDICT_H
 #define HB_VERDICT_H
 
-enum hb_op { OP_SGEMM, OP_REDUCE, OP_COUNT };
+/* sgemm_strided is sgemm with leading dimensions (lda >= K, ldb >= N, ldc >= N), netlib
+ * sblat3 style: the padding between rows holds rogue values a kernel must neither read as
+ * data nor overwrite. */
+enum hb_op { OP_SGEMM, OP_REDUCE, OP_SGEMM_STRIDED, OP_COUNT };
 const char *op_name(enum hb_op op);
 int op_parse(const char *s, enum hb_op *out);
+/* sgemm or sgemm_strided: an M x N x K product. */
+int op_is_gemm(enum hb_op op);
 
 enum hb_verdict { V_PASS, V_SUSPECT, V_FAIL, V_XFAIL, V_XPASS, V_SKIP, V_ERROR, V_COUNT };
 const char *verdict_name(enum hb_verdict v);

@@ -105,6 +105,9 @@ else
         json_check "fault_$k reported as $k" "$T/faults.jsonl" \
             "any(r['verdict'] == 'XFAIL' and '$k' in r['classes'] for r in find(kernel='fault_$k'))"
     done
+    "$H" run --backend sim --width 32 --kernel 'cuda/fault_stride' --case 'stride_17x31x9' --json "$T/stride.jsonl" --quiet >>"$T/out" 2>&1
+    json_check "fault_stride (C stored packed, ignoring ldc) reported as oob" "$T/stride.jsonl" \
+        "any(r['verdict'] == 'XFAIL' and 'oob' in r['classes'] for r in find(kernel='fault_stride'))"
     json_check "fault_race reported as nondeterministic under a random schedule" "$T/race.jsonl" \
         "any(r['verdict'] == 'XFAIL' and 'nondeterministic' in r['classes'] for r in find(kernel='fault_race'))"
 

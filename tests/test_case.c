@@ -190,6 +190,37 @@ static void expect_error(const char *bad_line, const char *needle)
     expect_error_in("t.cases", text, 3, needle);
 }
 
+START_TEST(strided_line_defaults_to_one_spare_element_per_row)
+{
+    struct case_set set = {0};
+    parse_ok("sgemm_strided s M=3 N=4 K=5\nsgemm_strided t M=3 N=4 K=5 lda=9 ldb=4 ldc=7\n", &set);
+    ck_assert_int_eq(set.n, 2);
+    ck_assert_int_eq(set.c[0].op, OP_SGEMM_STRIDED);
+    ck_assert_int_eq(set.c[0].lda, 6);
+    ck_assert_int_eq(set.c[0].ldb, 5);
+    ck_assert_int_eq(set.c[0].ldc, 5);
+    ck_assert_int_eq(set.c[1].lda, 9);
+    ck_assert_int_eq(set.c[1].ldb, 4);
+    ck_assert_int_eq(set.c[1].ldc, 7);
+    case_set_free(&set);
+}
+END_TEST
+
+START_TEST(strided_row_shorter_than_the_stride_is_an_error)
+{
+    expect_error("sgemm_strided x M=2 N=8 K=5 lda=4", "lda=4 is shorter than a row (5)");
+    expect_error("sgemm_strided x M=2 N=8 K=5 ldc=7", "ldc=7 is shorter than a row (8)");
+    expect_error("sgemm_strided x M=2 N=8 K=5 lda=6,7", "lda takes one value");
+    expect_error("sgemm x M=2 N=8 K=5 lda=6", "unknown key 'lda'");
+}
+END_TEST
+
+START_TEST(empty_quoted_name_is_an_error)
+{
+    expect_error("sgemm \"\" M=1 N=1 K=1", "needs a case name");
+}
+END_TEST
+
 START_TEST(unknown_op_is_an_error)
 {
     expect_error("gemm x M=1 N=1 K=1", "unknown op 'gemm'");
@@ -444,6 +475,9 @@ static Suite *suite(void)
     Suite *s = suite_create("case");
     TCase *ok = tcase_create("valid");
     tcase_add_test(ok, single_sgemm_line_sets_every_field);
+    tcase_add_test(ok, strided_line_defaults_to_one_spare_element_per_row);
+    tcase_add_test(ok, strided_row_shorter_than_the_stride_is_an_error);
+    tcase_add_test(ok, empty_quoted_name_is_an_error);
     tcase_add_test(ok, lists_expand_to_the_cross_product_with_templated_names);
     tcase_add_test(ok, reduce_line_defaults_to_uniform);
     tcase_add_test(ok, default_seed_is_stable_and_differs_by_name);

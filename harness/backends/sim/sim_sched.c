@@ -207,6 +207,9 @@ static void sim_call_kernel(const struct sim_call *c)
     case 32: ((void (*)(P, P, P, I, I))c->fn)(b[0], b[1], b[2], i[0], i[1]); break;
     case 33: ((void (*)(P, P, P, I, I, I))c->fn)(b[0], b[1], b[2], i[0], i[1], i[2]); break;
     case 34: ((void (*)(P, P, P, I, I, I, I))c->fn)(b[0], b[1], b[2], i[0], i[1], i[2], i[3]); break;
+    case 36: /* sgemm_strided: M, N, K, lda, ldb, ldc */
+        ((void (*)(P, P, P, I, I, I, I, I, I))c->fn)(b[0], b[1], b[2], i[0], i[1], i[2], i[3], i[4], i[5]);
+        break;
     case 40: ((void (*)(P, P, P, P))c->fn)(b[0], b[1], b[2], b[3]); break;
     case 41: ((void (*)(P, P, P, P, I))c->fn)(b[0], b[1], b[2], b[3], i[0]); break;
     case 42: ((void (*)(P, P, P, P, I, I))c->fn)(b[0], b[1], b[2], b[3], i[0], i[1]); break;

@@ -11,7 +11,7 @@
 
 /* How to call the kernel entry: buffers first, then 32-bit integers (the op ABIs). */
 #define SIM_MAX_BUFS 4
-#define SIM_MAX_INTS 4
+#define SIM_MAX_INTS 6
 struct sim_call {
     void (*fn)(void);
     int n_bufs, n_ints;
