@@ -21,11 +21,13 @@ int ldr_known(char names[LDR_MAX][16])
         while ((e = readdir(d)) && n < LDR_MAX) {
             if (e->d_name[0] == '.' || strlen(e->d_name) >= 16)
                 continue;
-            char *sub = path_join(dir, e->d_name);
+            /* A backend is a folder with a backend.mk; shared helpers (common/) have none. */
+            char *sub = path_join(dir, e->d_name), *mk = path_join(sub, "backend.mk");
             struct stat st;
-            if (!stat(sub, &st) && S_ISDIR(st.st_mode))
+            if (!stat(mk, &st) && S_ISREG(st.st_mode))
                 snprintf(names[n++], 16, "%s", e->d_name);
             free(sub);
+            free(mk);
         }
         closedir(d);
     }

@@ -1,6 +1,6 @@
 /* loader.h: finds backends by name and loads them. A backend is known when the source tree
- * has harness/backends/<name>/ and built when build/backends/hb_<name>.so exists; nothing
- * here lists them by hand. Loading happens only in child processes (see run.c). */
+ * has harness/backends/<name>/backend.mk and built when build/backends/hb_<name>.so
+ * exists; nothing here lists them by hand. Loading happens only in child processes. */
 #ifndef HB_LOADER_H
 #define HB_LOADER_H
 
