@@ -186,17 +186,6 @@ static void counts_section(FILE *out, const struct rep_sink *s)
             s->counts[V_SKIP], s->n);
 }
 
-static int same_kernel(const struct rep_result *a, const struct rep_result *b)
-{
-    return !strcmp(a->lang, b->lang) && !strcmp(a->kernel, b->kernel);
-}
-
-static int same_group(const struct rep_result *a, const struct rep_result *b)
-{
-    return same_kernel(a, b) && !strcmp(a->backend, b->backend) && !strcmp(a->device, b->device) &&
-           a->width == b->width;
-}
-
 /* One table, a heading row per kernel and a row per backend, device and width under it:
  * compact enough that many kernels fit a screen. */
 static void kernel_tables(FILE *out, const struct rep_sink *s)
@@ -205,53 +194,37 @@ static void kernel_tables(FILE *out, const struct rep_sink *s)
     for (int v = 0; v < V_COUNT; v++)
         fprintf(out, "<th>%s</th>", verdict_name((enum hb_verdict)v));
     fputs("<th>max ratio</th><th>max ulp</th><th>worst sum error</th></tr>\n", out);
-    char *done = xcalloc((size_t)s->n + 1, 1);
-    for (int i = 0; i < s->n; i++) {
-        if (done[i])
-            continue;
-        const struct rep_result *k = &s->all[i];
-        fprintf(out, "<tr class=\"k\"><th colspan=\"%d\">", V_COUNT + 6);
-        html_text(out, k->lang);
-        fputc('/', out);
-        html_text(out, k->kernel);
-        fprintf(out, " <span>(%s)</span></th></tr>\n", op_name(k->op));
-        for (int j = i; j < s->n; j++) {
-            if (done[j] || !same_kernel(k, &s->all[j]))
-                continue;
-            const struct rep_result *g = &s->all[j];
-            int counts[V_COUNT] = {0};
-            double ratio = 0, sum = 0;
-            uint64_t ulp = 0;
-            for (int m = j; m < s->n; m++) {
-                const struct rep_result *r = &s->all[m];
-                if (done[m] || !same_group(g, r))
-                    continue;
-                done[m] = 1;
-                counts[r->verdict]++;
-                ratio = r->cmp.max_ratio > ratio ? r->cmp.max_ratio : ratio;
-                sum = r->cmp.total_rel_err > sum ? r->cmp.total_rel_err : sum;
-                ulp = r->cmp.max_ulp > ulp ? r->cmp.max_ulp : ulp;
-            }
-            fputs("<tr><td>", out);
-            html_text(out, g->backend);
-            fputs("</td><td>", out);
-            html_text(out, g->device);
-            fprintf(out, "</td><td class=\"n\">%d</td>", g->width);
-            for (int v = 0; v < V_COUNT; v++)
-                if (counts[v])
-                    fprintf(out, "<td class=\"n\" style=\"color:%s;font-weight:bold\">%d</td>", verdict_color[v],
-                            counts[v]);
-                else
-                    fputs("<td class=\"n\"></td>", out);
-            fprintf(out, "<td class=\"n\">%.3g</td><td class=\"n\">%" PRIu64 "</td>", ratio, ulp);
-            if (k->op == OP_REDUCE)
-                fprintf(out, "<td class=\"n\">%.3g%%</td></tr>\n", 100.0 * sum);
-            else
-                fputs("<td></td></tr>\n", out);
+    struct rep_group *groups;
+    int n = rep_groups(s, &groups);
+    for (int i = 0; i < n; i++) {
+        const struct rep_group *g = &groups[i];
+        const struct rep_result *k = g->first;
+        if (g->new_kernel) {
+            fprintf(out, "<tr class=\"k\"><th colspan=\"%d\">", V_COUNT + 6);
+            html_text(out, k->lang);
+            fputc('/', out);
+            html_text(out, k->kernel);
+            fprintf(out, " <span>(%s)</span></th></tr>\n", op_name(k->op));
         }
+        fputs("<tr><td>", out);
+        html_text(out, k->backend);
+        fputs("</td><td>", out);
+        html_text(out, k->device);
+        fprintf(out, "</td><td class=\"n\">%d</td>", k->width);
+        for (int v = 0; v < V_COUNT; v++)
+            if (g->counts[v])
+                fprintf(out, "<td class=\"n\" style=\"color:%s;font-weight:bold\">%d</td>", verdict_color[v],
+                        g->counts[v]);
+            else
+                fputs("<td class=\"n\"></td>", out);
+        fprintf(out, "<td class=\"n\">%.3g</td><td class=\"n\">%" PRIu64 "</td>", g->worst_ratio, g->worst_ulp);
+        if (k->op == OP_REDUCE)
+            fprintf(out, "<td class=\"n\">%.3g%%</td></tr>\n", 100.0 * g->worst_sum);
+        else
+            fputs("<td></td></tr>\n", out);
     }
     fputs("</table>\n", out);
-    free(done);
+    free(groups);
 }
 
 static void legend(FILE *out)

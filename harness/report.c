@@ -266,46 +266,59 @@ static int same_group(const struct rep_result *a, const struct rep_result *b)
            a->width == b->width;
 }
 
-void rep_print_summary(FILE *out, const struct rep_sink *s)
+int rep_groups(const struct rep_sink *s, struct rep_group **out)
 {
-    fputs("\nResults by kernel (per backend, device and width: verdict counts, worst figures)\n", out);
+    struct rep_group *groups = xcalloc((size_t)s->n + 1, sizeof *groups);
     char *done = xcalloc((size_t)s->n + 1, 1);
+    int n = 0;
     for (int i = 0; i < s->n; i++) {
         if (done[i])
             continue;
-        const struct rep_result *k = &s->all[i];
-        fprintf(out, "%s/%s\n", k->lang, k->kernel);
         for (int j = i; j < s->n; j++) {
-            if (done[j] || !same_kernel(k, &s->all[j]))
+            if (done[j] || !same_kernel(&s->all[i], &s->all[j]))
                 continue;
-            const struct rep_result *g = &s->all[j];
-            int counts[V_COUNT] = {0};
-            double worst_ratio = 0, worst_sum = 0;
-            uint64_t worst_ulp = 0;
+            struct rep_group *g = &groups[n++];
+            g->first = &s->all[j];
+            g->new_kernel = j == i;
             for (int m = j; m < s->n; m++) {
-                if (done[m] || !same_group(g, &s->all[m]))
-                    continue;
                 const struct rep_result *r = &s->all[m];
+                if (done[m] || !same_group(g->first, r))
+                    continue;
                 done[m] = 1;
-                counts[r->verdict]++;
-                if (r->cmp.max_ratio > worst_ratio)
-                    worst_ratio = r->cmp.max_ratio;
-                if (r->cmp.max_ulp > worst_ulp)
-                    worst_ulp = r->cmp.max_ulp;
-                if (r->cmp.total_rel_err > worst_sum)
-                    worst_sum = r->cmp.total_rel_err;
+                g->counts[r->verdict]++;
+                if (r->cmp.max_ratio > g->worst_ratio)
+                    g->worst_ratio = r->cmp.max_ratio;
+                if (r->cmp.max_ulp > g->worst_ulp)
+                    g->worst_ulp = r->cmp.max_ulp;
+                if (r->cmp.total_rel_err > g->worst_sum)
+                    g->worst_sum = r->cmp.total_rel_err;
             }
-            fprintf(out, "  %-7s %-40.40s w%-3d", g->backend, g->device, g->width);
-            for (int v = 0; v < V_COUNT; v++)
-                if (counts[v])
-                    fprintf(out, " %d %s", counts[v], verdict_name((enum hb_verdict)v));
-            fprintf(out, " | max ratio %.3g, max ulp %" PRIu64, worst_ratio, worst_ulp);
-            if (g->op == OP_REDUCE)
-                fprintf(out, ", worst sum error %.3g%%", 100.0 * worst_sum);
-            fputc('\n', out);
         }
     }
     free(done);
+    *out = groups;
+    return n;
+}
+
+void rep_print_summary(FILE *out, const struct rep_sink *s)
+{
+    fputs("\nResults by kernel (per backend, device and width: verdict counts, worst figures)\n", out);
+    struct rep_group *groups;
+    int n = rep_groups(s, &groups);
+    for (int i = 0; i < n; i++) {
+        const struct rep_group *g = &groups[i];
+        if (g->new_kernel)
+            fprintf(out, "%s/%s\n", g->first->lang, g->first->kernel);
+        fprintf(out, "  %-7s %-40.40s w%-3d", g->first->backend, g->first->device, g->first->width);
+        for (int v = 0; v < V_COUNT; v++)
+            if (g->counts[v])
+                fprintf(out, " %d %s", g->counts[v], verdict_name((enum hb_verdict)v));
+        fprintf(out, " | max ratio %.3g, max ulp %" PRIu64, g->worst_ratio, g->worst_ulp);
+        if (g->first->op == OP_REDUCE)
+            fprintf(out, ", worst sum error %.3g%%", 100.0 * g->worst_sum);
+        fputc('\n', out);
+    }
+    free(groups);
     int failing = 0;
     for (int i = 0; i < s->n; i++)
         failing |= verdict_fails_run(s->all[i].verdict);

@@ -53,6 +53,18 @@ void rep_print_line(FILE *out, const struct rep_result *r);
 /* The end-of-run table grouped by kernel, then the counts and the closing line. */
 void rep_print_summary(FILE *out, const struct rep_sink *s);
 int rep_failed(const struct rep_sink *s);
+
+/* Results summed per (backend, device, width) group, groups of one kernel together, kernels
+ * in the order they first reported: what the table and the HTML page both show. */
+struct rep_group {
+    const struct rep_result *first; /* identity: lang, kernel, op, backend, device, width */
+    int new_kernel;                 /* first group of its kernel */
+    int counts[V_COUNT];
+    double worst_ratio, worst_sum;
+    uint64_t worst_ulp;
+};
+/* Returns the number of groups; *out is malloc'd (free it). */
+int rep_groups(const struct rep_sink *s, struct rep_group **out);
 void rep_close(struct rep_sink *s);
 
 /* Escapes for the writers, exposed for the tests. */
