@@ -166,6 +166,27 @@ int rtc_run(char *const argv[], const char *log, char *err, size_t errlen)
     return 1;
 }
 
+int rtc_build(char *argv[], int out_arg, const char *path, char *err, size_t errlen)
+{
+    char tmp[4096], log[4096];
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    snprintf(log, sizeof log, "%s.%ld.log", path, (long)getpid());
+    argv[out_arg] = tmp;
+    int rc = rtc_run(argv, log, err, errlen);
+    if (rc == 0 && rename(tmp, path) != 0) {
+        snprintf(err, errlen, "rename(%.300s): %s", tmp, strerror(errno));
+        rc = -1;
+    }
+    unlink(tmp);
+    if (rc > 0) {
+        size_t used = strlen(err);
+        snprintf(err + used, errlen - used, " (log: %s)", log);
+    } else {
+        unlink(log);
+    }
+    return rc;
+}
+
 int rtc_split(const char *flags, char *buf, size_t buflen, char **words, int max)
 {
     int len = snprintf(buf, buflen, "%s", flags);

@@ -1,4 +1,4 @@
-/* rtc.h: run-time kernel compiles shared by the cuda, hip and sim backends, so users' own
+/* rtc.h: run-time kernel compiles shared by every backend, so users' own
  * kernels run without rebuilding the harness: is the prebuilt product current, where does a
  * run-time product go (a per-user cache), and running a compiler without a shell.
  * It knows no GPU API and never decides a verdict: callers map failures to their status. */
@@ -26,6 +26,12 @@ int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const ch
  * 0: exit status 0. 1: the compiler failed, err holds its first error line. -1: it could
  * not be run at all, err says why. */
 int rtc_run(char *const argv[], const char *log, char *err, size_t errlen);
+
+/* Compiles into a cache path: argv[out_arg] (a placeholder) becomes a per-process temporary
+ * that is renamed to `path` on success, so children compiling the same kernel never see a
+ * partial object. The compiler's output goes to <path>.<pid>.log, removed on success and
+ * kept (its name in err) on failure. Returns as rtc_run. */
+int rtc_build(char *argv[], int out_arg, const char *path, char *err, size_t errlen);
 
 /* The first line of text that says "error" (else its first line), trimmed, into out. */
 void rtc_first_error(const char *text, char *out, size_t len);

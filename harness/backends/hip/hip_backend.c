@@ -271,24 +271,13 @@ static int hip_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, char *pat
     int have = rtc_cache_path(spec, "hip", key, ".hsaco", path, len, ctx->err, sizeof ctx->err);
     if (have != 0)
         return have < 0 ? HB_ERROR : HB_OK;
-    /* Per-process temporaries and an atomic rename: children may compile the same kernel. */
-    char tmp[PATH_MAX + 32], log[PATH_MAX + 32], why[400];
-    hip_fmt(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    hip_fmt(log, sizeof log, "%s.%ld.log", path, (long)getpid());
-    char *argv[] = {(char *)hipcc, "--genco", arch, "-O3", (char *)spec->source_path, "-o", tmp,
-                    NULL};
-    int rc = rtc_run(argv, log, why, sizeof why);
-    if (rc == 0 && rename(tmp, path) != 0) {
-        hip_fmt(why, sizeof why, "rename(%.300s): %s", tmp, strerror(errno));
-        rc = -1;
-    }
-    unlink(tmp);
+    char why[400];
+    char *argv[] = {(char *)hipcc, "--genco", arch, "-O3", (char *)spec->source_path, "-o", NULL, NULL};
+    int rc = rtc_build(argv, 6, path, why, sizeof why);
     if (rc > 0) {
-        hip_fmt(ctx->err, sizeof ctx->err, "hipcc %s does not compile: %s (log: %s)", arch + 15,
-                why, log);
+        hip_fmt(ctx->err, sizeof ctx->err, "hipcc %s does not compile: %s", arch + 15, why);
         return HB_ERROR;
     }
-    unlink(log);
     if (rc < 0)
         hip_fmt(ctx->err, sizeof ctx->err, "run-time compile of %s: %s", spec->source_path, why);
     return rc < 0 ? HB_ERROR : HB_OK;

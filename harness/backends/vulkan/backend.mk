@@ -8,7 +8,7 @@ VK_LIBS    := $(or $(shell pkg-config --libs vulkan 2>/dev/null),-lvulkan)
 VK_HEADER  := $(or $(shell pkg-config --exists vulkan 2>/dev/null && echo yes),\
                    $(wildcard /usr/include/vulkan/vulkan.h))
 VK_SRC     := $(wildcard harness/backends/vulkan/vk_*.c)
-VK_HDR     := harness/backends/vulkan/vk_internal.h harness/backend.h
+VK_HDR     := harness/backends/vulkan/vk_internal.h harness/backend.h harness/backends/common/rtc.h
 VK_SPV     := $(patsubst kernels/vulkan/%.comp,$(BUILD)/kernels/glsl/%.spv,\
                 $(wildcard kernels/vulkan/*.comp))
 # vulkan1.2 gives SPIR-V 1.5, which has the subgroup operations the reductions use; the
@@ -23,9 +23,10 @@ else
 BACKEND_TARGETS += $(BUILD)/backends/hb_vulkan.so $(VK_SPV)
 BACKEND_NOTES += vulkan:built
 
-$(BUILD)/backends/hb_vulkan.so: $(VK_SRC) $(VK_HDR)
+$(BUILD)/backends/hb_vulkan.so: $(VK_SRC) $(VK_HDR) harness/backends/common/rtc.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HB_SO_CFLAGS) $(VK_CFLAGS) -Iharness/backends/vulkan $(VK_SRC) -o $@ $(VK_LIBS)
+	$(CC) $(HB_SO_CFLAGS) $(VK_CFLAGS) -Iharness/backends/vulkan -Iharness/backends/common $(VK_SRC) \
+	    harness/backends/common/rtc.c -o $@ $(VK_LIBS)
 
 $(BUILD)/kernels/glsl/%.spv: kernels/vulkan/%.comp
 	@mkdir -p $(dir $@)

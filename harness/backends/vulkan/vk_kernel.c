@@ -4,15 +4,13 @@
  * as set 0 bindings 0..n-1 and the integers pushed as one block, per kernels/README.md.
  * It does not reflect SPIR-V: a shader that disagrees with the ABI fails in the driver. */
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "rtc.h"
 #include "vk_internal.h"
 
 /* Same target as backend.mk, so run-time and build-time products match. */
@@ -51,64 +49,9 @@ static int vk_read_spirv(hb_ctx *ctx, const char *path, uint32_t **words, size_t
     return HB_OK;
 }
 
-/* The source file's name without its directory and last extension: "sgemm_tiled". */
-static void vk_stem(const char *path, char *out, size_t outlen)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    snprintf(out, outlen, "%s", base);
-    char *dot = strrchr(out, '.');
-    if (dot && dot != out)
-        *dot = '\0';
-}
-
-/* Compiles GLSL with glslc into a private temporary folder and reads the result, so users'
- * own kernels run without rebuilding the harness. glslc's diagnostics become the message. */
-static int vk_compile_glsl(hb_ctx *ctx, const char *source, const char *stem, uint32_t **words,
-                           size_t *bytes)
-{
-    const char *tmp = getenv("TMPDIR");
-    char dir[512], spv[1024], log[600];
-    snprintf(dir, sizeof dir, "%s/hb_vk_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
-        return vk_fail(ctx, HB_ERROR, "mkdtemp %s: %s", dir, strerror(errno));
-    snprintf(spv, sizeof spv, "%s/%.255s.spv", dir, stem);
-    snprintf(log, sizeof log, "%s/glslc.log", dir);
-
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    char *argv[] = {"glslc", VK_GLSLC_TARGET, "-O", "-o", spv, (char *)source, NULL};
-    pid_t pid;
-    int rc = posix_spawnp(&pid, "glslc", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    int status = 0, st;
-    if (rc != 0) {
-        st = vk_fail(ctx, rc == ENOENT ? HB_UNSUPPORTED : HB_ERROR,
-                     "cannot run glslc to compile %s at run time: %s", source, strerror(rc));
-    } else if (waitpid(pid, &status, 0) < 0) {
-        st = vk_fail(ctx, HB_ERROR, "waitpid(glslc): %s", strerror(errno));
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        char text[700] = "";
-        FILE *f = fopen(log, "r");
-        if (f) {
-            size_t n = fread(text, 1, sizeof text - 1, f);
-            text[n] = '\0';
-            fclose(f);
-        }
-        st = vk_fail(ctx, HB_ERROR, "glslc %s failed: %s", source, text);
-    } else {
-        st = vk_read_spirv(ctx, spv, words, bytes);
-    }
-    unlink(spv);
-    unlink(log);
-    rmdir(dir);
-    return st;
-}
-
 /* Finds the SPIR-V for spec: build_dir/kernels/glsl/<stem>.spv when it is at least as new as
- * the source, else a run-time compile; lang spirv names the module itself. */
+ * the source, else a run-time glslc compile into the per-user cache (users' own kernels run
+ * without rebuilding the harness); lang spirv names the module itself. */
 static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, uint32_t **words,
                         size_t *bytes)
 {
@@ -117,17 +60,23 @@ static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, uint32_t
     if (strcmp(spec->lang, "glsl") != 0)
         return vk_fail(ctx, HB_UNSUPPORTED, "the Vulkan backend runs glsl and spirv, not %s",
                        spec->lang);
-    char stem[256], built[1024];
-    vk_stem(spec->source_path, stem, sizeof stem);
-    struct stat src_st, spv_st;
-    if (stat(spec->source_path, &src_st) != 0)
-        return vk_fail(ctx, HB_ERROR, "stat %s: %s", spec->source_path, strerror(errno));
-    if (spec->build_dir) {
-        snprintf(built, sizeof built, "%s/kernels/glsl/%s.spv", spec->build_dir, stem);
-        if (stat(built, &spv_st) == 0 && spv_st.st_mtime >= src_st.st_mtime)
-            return vk_read_spirv(ctx, built, words, bytes);
+    char path[2048], err[512];
+    int rc = rtc_prebuilt(spec, "glsl", ".spv", path, sizeof path, err, sizeof err);
+    if (rc == 0)
+        rc = rtc_cache_path(spec, "vulkan", "glslc " VK_GLSLC_TARGET " -O", ".spv", path, sizeof path, err,
+                            sizeof err);
+    if (rc < 0)
+        return vk_fail(ctx, HB_ERROR, "%s", err);
+    if (rc == 0) {
+        char *argv[] = {"glslc", VK_GLSLC_TARGET, "-O", "-o", NULL, (char *)spec->source_path, NULL};
+        rc = rtc_build(argv, 4, path, err, sizeof err);
+        if (rc < 0)
+            return vk_fail(ctx, HB_UNSUPPORTED, "cannot run glslc to compile %s at run time: %s",
+                           spec->source_path, err);
+        if (rc > 0)
+            return vk_fail(ctx, HB_ERROR, "glslc %s failed: %s", spec->source_path, err);
     }
-    return vk_compile_glsl(ctx, spec->source_path, stem, words, bytes);
+    return vk_read_spirv(ctx, path, words, bytes);
 }
 
 void vk_unload(hb_ctx *ctx, hb_kern *k)
