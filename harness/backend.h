@@ -10,7 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HB_BACKEND_ABI 1
+/* ABI history. 1: the original. 2: appends declared parameter lists (hb_kernel_spec.params,
+ * hb_args.params), each buffer's data size, dynamic shared memory, user-kernel builds, the
+ * backend's platform and exact out-of-bounds access reports. The loader accepts any ABI from
+ * HB_BACKEND_ABI_MIN up, and the core reads a field only when be->abi is new enough for it,
+ * as SQLite reads sqlite3_vfs.iVersion. */
+#define HB_BACKEND_ABI 2
+#define HB_BACKEND_ABI_MIN 1
 
 enum hb_status {
     HB_OK = 0,
@@ -39,14 +45,25 @@ struct hb_device_info {
     double fp32_peak_tflops; /* vendor fp32 (non-tensor) peak, 0 when unknown: bench's "% of peak" */
 };
 
+/* A kernel parameter's kind, in the kernel's own order (manifest key `args`). */
+enum hb_param_kind { HB_PARAM_BUF = 1, HB_PARAM_I32 = 2, HB_PARAM_F32 = 3 };
+#define HB_MAX_PARAMS 16
+
 /* What the core asks a backend to load: one entry of a kernel manifest. */
 struct hb_kernel_spec {
     const char *name;        /* "sgemm_tiled" */
     const char *lang;        /* "glsl", "spirv", "cuda", "hip" */
     const char *source_path; /* absolute path of the source (or binary) file */
-    const char *entry;       /* entry point / function name */
+    const char *entry;       /* entry point / function name; C++ template-ids as written
+                                ("gemm<128, 128, 8, 8, 8>") where the language has them */
     const char *build_dir;   /* absolute path of the build directory (compiled artifacts) */
     unsigned block[3];       /* threads per block / local workgroup size */
+    /* ABI 2 */
+    int n_params;                        /* the kernel's parameters, in order */
+    unsigned char params[HB_MAX_PARAMS]; /* enum hb_param_kind */
+    unsigned shared_bytes;               /* dynamic shared memory per block (extern __shared__) */
+    int user;   /* a user's source, not a shipped one: built without the project's warning
+                   flags, and a source that does not build is an error, never a skip */
 };
 
 /* Arguments follow the op's ABI: buffers first, then 32-bit integers.
@@ -60,12 +77,34 @@ typedef struct hb_kern hb_kern;
 
 #define HB_MAX_BUF_ARGS 8
 #define HB_MAX_INT_ARGS 8
+#define HB_MAX_FLOAT_ARGS 8
 struct hb_args {
     int n_bufs;
     hb_buf *bufs[HB_MAX_BUF_ARGS];
     size_t offsets[HB_MAX_BUF_ARGS];
     int n_ints;
     int32_t ints[HB_MAX_INT_ARGS];
+    /* ABI 2 */
+    size_t bytes[HB_MAX_BUF_ARGS]; /* each buffer's data bytes from its offset: the rest of the
+                                      allocation is guard band */
+    int n_floats;
+    float floats[HB_MAX_FLOAT_ARGS];
+    /* The kernel's parameters in its own order, each an index into bufs, ints or floats by
+     * kind. Always filled by the core; an ABI 1 backend reads bufs then ints instead. */
+    int n_params;
+    struct hb_param {
+        unsigned char kind; /* enum hb_param_kind */
+        unsigned char index;
+    } params[HB_MAX_PARAMS];
+};
+
+/* An out-of-bounds access a backend saw exactly (the emulator sees every access). */
+struct hb_fault {
+    long long count;    /* accesses of this kind outside their buffer's data; 0: none */
+    int arg;            /* buffer argument index of the first one, -1 when it hit no argument */
+    long long offset;   /* its byte offset from that argument's data start */
+    unsigned block[3];  /* the block and thread that made it */
+    unsigned thread[3];
 };
 
 struct hb_backend {
@@ -104,6 +143,14 @@ struct hb_backend {
     const char *vendor_name; /* "cublas" */
     int (*copy)(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off,
                 size_t bytes, double *device_ms);
+
+    /* ABI 2 */
+    /* The platform under the API when it is not the obvious one ("nvidia" for HIP on CUDA),
+     * NULL otherwise: reports carry it so no one mistakes it for an AMD result. */
+    const char *platform;
+    /* Exact out-of-bounds reads and writes of the last launch, NULL where a backend cannot
+     * see accesses (GPUs: guard bands and compute-sanitizer memcheck stand in). */
+    int (*faults)(hb_ctx *ctx, struct hb_fault *reads, struct hb_fault *writes);
 };
 
 /* Every backend shared object exports exactly this symbol. */

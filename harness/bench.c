@@ -88,7 +88,8 @@ static void bench_child(const struct bench_opts *o, const struct probe *p, const
     }
     if (kind == BK_KERNEL) {
         char *build = xstrdup(path_exe_dir());
-        struct hb_kernel_spec spec = {k->name, k->lang, k->source, k->entry, build, {k->block[0], k->block[1], k->block[2]}};
+        struct hb_kernel_spec spec;
+        kern_spec(k, build, &spec);
         if (be->load(ctx, &spec, &kern) != HB_OK) {
             snprintf(m.err, sizeof m.err, "load: %.240s", be->last_error(ctx));
             goto done;

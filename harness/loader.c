@@ -73,8 +73,8 @@ const struct hb_backend *ldr_open(const char *name, struct hb_err *err)
         return NULL;
     }
     const struct hb_backend *be = entry();
-    if (!be || be->abi != HB_BACKEND_ABI) {
-        err_set(err, "backend %s: ABI %d, harness expects %d", name, be ? be->abi : -1, HB_BACKEND_ABI);
+    if (!be || be->abi < HB_BACKEND_ABI_MIN) {
+        err_set(err, "backend %s: ABI %d, harness needs at least %d", name, be ? be->abi : -1, HB_BACKEND_ABI_MIN);
         return NULL;
     }
     return be;

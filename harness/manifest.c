@@ -453,3 +453,15 @@ void kern_widths_str(const struct kern_desc *k, char *buf, unsigned len)
     for (int i = 0; i < k->n_widths && used < len; i++)
         used += (unsigned)snprintf(buf + used, len - used, "%s%d", i ? " " : "", k->widths[i]);
 }
+
+void kern_spec(const struct kern_desc *k, const char *build_dir, struct hb_kernel_spec *out)
+{
+    memset(out, 0, sizeof *out);
+    out->name = k->name;
+    out->lang = k->lang;
+    out->source_path = k->source;
+    out->entry = k->entry;
+    out->build_dir = build_dir;
+    for (int i = 0; i < 3; i++)
+        out->block[i] = k->block[i];
+}

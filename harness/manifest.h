@@ -3,6 +3,7 @@
 #ifndef HB_MANIFEST_H
 #define HB_MANIFEST_H
 
+#include "backend.h"
 #include "case.h"
 #include "util.h"
 #include "verdict.h"
@@ -55,6 +56,8 @@ int kern_expected_bad(const struct kern_desc *k, int width);
 int kern_grid(const struct kern_desc *k, const struct hb_case *c, unsigned grid[3], struct hb_err *err);
 /* Whether the kernel runs this case (op matches and the cases glob accepts it). */
 int kern_runs_case(const struct kern_desc *k, const struct hb_case *c);
+/* What a backend's load() needs of k; build_dir is the build folder (path_exe_dir()). */
+void kern_spec(const struct kern_desc *k, const char *build_dir, struct hb_kernel_spec *out);
 /* "4 8 16 32" or "any" */
 void kern_widths_str(const struct kern_desc *k, char *buf, unsigned len);
 

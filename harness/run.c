@@ -395,8 +395,8 @@ static void group_child(struct ctx *cx, const struct group *g, int start, int fd
     hb_kern *kern = NULL;
     if (g->k) {
         char *build = xstrdup(path_exe_dir());
-        struct hb_kernel_spec spec = {g->k->name, g->k->lang, g->k->source, g->k->entry, build,
-                                      {g->k->block[0], g->k->block[1], g->k->block[2]}};
+        struct hb_kernel_spec spec;
+        kern_spec(g->k, build, &spec);
         rc = be->load(hctx, &spec, &kern);
         if (rc != HB_OK) {
             send_group_row(fd, g, rc == HB_UNSUPPORTED ? V_SKIP : V_ERROR, rc == HB_UNSUPPORTED ? 0 : CLS_API,

@@ -9,7 +9,7 @@ static const char *const verdict_names[V_COUNT] = {"PASS", "SUSPECT", "FAIL", "X
                                                    "XPASS", "SKIP", "ERROR"};
 static const char *const class_names_tab[CLS_COUNT] = {
     "wrong", "nan-mismatch", "unwritten", "oob", "input-modified",
-    "nondeterministic", "timeout", "crash", "api-error"};
+    "nondeterministic", "timeout", "crash", "api-error", "oob-read"};
 
 const char *op_name(enum hb_op op) { return op < OP_COUNT ? op_names[op] : "?"; }
 

@@ -28,8 +28,9 @@ enum hb_class {
     CLS_TIMEOUT = 1u << 6,
     CLS_CRASH = 1u << 7,          /* the child died on a signal */
     CLS_API = 1u << 8,            /* the backend reported an API error */
+    CLS_OOB_READ = 1u << 9,       /* a read outside an argument's data (seen exactly: emulator) */
 };
-#define CLS_COUNT 9
+#define CLS_COUNT 10
 /* Writes the class names joined by '+' into buf. */
 void class_names(unsigned classes, char *buf, unsigned len);
 /* Parses one class name ("oob"); 0 on success. "wrong" also accepts any numeric class. */
