@@ -7,13 +7,12 @@
 
 #include <fnmatch.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "backend.h"
+#include "child.h"
 #include "gen.h"
 #include "loader.h"
 #include "manifest.h"
@@ -64,9 +63,20 @@ static double time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *k
     return t[runs / 2];
 }
 
-static void bench_child(const struct bench_opts *o, const struct probe *p, const struct kern_desc *k,
-                        enum bench_kind kind, int fd)
+struct bench_job {
+    const struct bench_opts *o;
+    const struct probe *p;
+    const struct kern_desc *k;
+    enum bench_kind kind;
+};
+
+static void bench_child(void *arg, int fd)
 {
+    const struct bench_job *job = arg;
+    const struct bench_opts *o = job->o;
+    const struct probe *p = job->p;
+    const struct kern_desc *k = job->k;
+    enum bench_kind kind = job->kind;
     struct bench_msg m;
     memset(&m, 0, sizeof m);
     const struct hb_width_option *w = default_width(&p->dev[0]);
@@ -146,32 +156,24 @@ static void bench_child(const struct bench_opts *o, const struct probe *p, const
     }
     m.ok = 1;
 done:
-    prb_write_full(fd, &m, sizeof m);
-    _exit(0);
+    child_write(fd, &m, sizeof m);
 }
 
 static int bench_one(const struct bench_opts *o, const struct probe *p, const struct kern_desc *k,
                      enum bench_kind kind, struct bench_msg *m)
 {
-    int fds[2];
     memset(m, 0, sizeof *m);
-    if (pipe(fds))
+    struct bench_job job = {o, p, k, kind};
+    struct child ch;
+    struct hb_err err = {{0}};
+    if (child_spawn(&ch, bench_child, &job, &err)) {
+        snprintf(m->err, sizeof m->err, "%.250s", err.msg);
         return -1;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        bench_child(o, p, k, kind, fds[1]);
     }
-    close(fds[1]);
-    int rc = pid < 0 ? -2 : prb_read_full(fds[0], m, sizeof *m, BENCH_TIMEOUT_MS);
-    close(fds[0]);
-    int status = 0;
-    if (pid > 0) {
-        if (rc != 1)
-            kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-    }
+    int rc = child_read(ch.fd, m, sizeof *m, BENCH_TIMEOUT_MS);
+    if (rc != 1)
+        child_kill(&ch);
+    int status = child_reap(&ch);
     if (rc != 1) {
         snprintf(m->err, sizeof m->err, "%s", rc == -1 ? "timed out" : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "child failed");
         m->ok = 0;

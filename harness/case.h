@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
+#include "op.h"
 #include "util.h"
-#include "verdict.h"
 
 enum case_dist { DIST_EXACT, DIST_UNIFORM, DIST_CANCEL, DIST_SPECIAL, DIST_COUNT };
 const char *case_dist_name(enum case_dist d);
@@ -37,6 +37,8 @@ struct hb_case {
 struct case_set {
     struct hb_case *c;
     int n, cap;
+    int *index; /* name index (case.c) */
+    size_t index_cap;
 };
 
 /* Parses a catalogue (following `include` lines) and appends its cases. Errors read
@@ -45,5 +47,12 @@ int case_parse_file(const char *path, struct case_set *set, struct hb_err *err);
 /* Parses catalogue text held in memory; `path` names it in messages and anchors includes. */
 int case_parse_text(const char *path, const char *text, struct case_set *set, struct hb_err *err);
 void case_set_free(struct case_set *set);
+/* Appends a case (the name index follows). */
+void case_set_push(struct case_set *set, const struct hb_case *c);
+/* Parses one case line (comments and includes already handled) into set; "file:line:
+ * problem" on error. */
+int case_parse_line(char *text, const char *file, int line, struct case_set *set, struct hb_err *err);
+/* Index of the case named `name`, or -1. */
+int case_set_find(const struct case_set *set, const char *name);
 
 #endif

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "guard.h"
+
 /* Band above the threshold that is SUSPECT rather than FAIL. */
 #define SUSPECT_FACTOR 4.0
 
@@ -56,7 +58,7 @@ static int is_poison(float f)
 {
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);
-    return bits == CMP_POISON_BITS;
+    return bits == GRD_POISON_BITS;
 }
 
 unsigned char cmp_heat_level(double ratio, double threshold)
@@ -174,51 +176,4 @@ void cmp_reduce(const struct ref_reduce *ref, const float *partials, int exact, 
     out->total_rel_err = scale > 0 ? diff / scale : diff;
     if (out->classes & CLS_WRONG)
         out->suspect = 0;
-}
-
-enum hb_verdict cmp_verdict(const struct cmp_result *r, int expected_bad, unsigned expect, char *why,
-                            unsigned why_len)
-{
-    char seen[128], wanted[128];
-    class_names(r->classes, seen, sizeof seen);
-    class_names(expect, wanted, sizeof wanted);
-    unsigned errors = CLS_TIMEOUT | CLS_CRASH | CLS_API;
-    why[0] = 0;
-    if (!expected_bad) {
-        if (r->classes & errors) {
-            snprintf(why, why_len, "%s", seen);
-            return V_ERROR;
-        }
-        if (r->classes) {
-            snprintf(why, why_len, "%s", seen);
-            return V_FAIL;
-        }
-        if (r->suspect) {
-            snprintf(why, why_len, "ratio %.3g in the grey band above %.3g", r->max_ratio, r->threshold);
-            return V_SUSPECT;
-        }
-        return V_PASS;
-    }
-    if (expect) {
-        if (r->classes & expect) {
-            snprintf(why, why_len, "caught as expected: %s", seen);
-            return V_XFAIL;
-        }
-        if (r->classes) {
-            snprintf(why, why_len, "expected %s, got %s", wanted, seen);
-            return (r->classes & errors) ? V_ERROR : V_FAIL;
-        }
-        snprintf(why, why_len, "known-bad kernel was right on this case");
-        return V_PASS;
-    }
-    if (r->classes & errors) {
-        snprintf(why, why_len, "%s", seen);
-        return V_ERROR;
-    }
-    if (r->classes || r->suspect) {
-        snprintf(why, why_len, "caught at an off width: %s", r->classes ? seen : "suspect");
-        return V_XFAIL;
-    }
-    snprintf(why, why_len, "known-bad kernel was right on this case");
-    return V_PASS;
 }

@@ -1,6 +1,6 @@
-/* compare.h: turns a kernel's output and a case's references into error figures, and the
- * figures plus the kernel's expectations into a verdict. The thresholds and why they are
- * what they are live in compare.c, next to their numbers. No I/O, no devices. */
+/* compare.h: turns a kernel's output and a case's references into error figures. The
+ * thresholds and why they are what they are live in compare.c, next to their numbers; which
+ * verdict the figures earn is verdict.c's business. No I/O, no devices. */
 #ifndef HB_COMPARE_H
 #define HB_COMPARE_H
 
@@ -8,10 +8,6 @@
 
 #include "ref.h"
 #include "verdict.h"
-
-/* Bit pattern written into outputs before a launch: a quiet NaN no arithmetic produces,
- * so an element still holding it was never written. */
-#define CMP_POISON_BITS 0x7fa5a5a5u
 
 /* Where the bad elements sit: the output folded onto a HEAT x HEAT grid (rows x columns of
  * C; block partials row by row for reductions). Per cell: 0 fine, 1..250 the worst ratio
@@ -53,11 +49,5 @@ double cmp_threshold(long len);
 
 void cmp_sgemm(const struct ref_sgemm *ref, const float *got, int exact, struct cmp_result *out);
 void cmp_reduce(const struct ref_reduce *ref, const float *partials, int exact, struct cmp_result *out);
-
-/* The verdict for one case. expected_bad: the kernel is known-bad at this width;
- * expect: the classes a canary must produce (0: any failure catches it). `why` gets a
- * one-line reason. */
-enum hb_verdict cmp_verdict(const struct cmp_result *r, int expected_bad, unsigned expect, char *why,
-                            unsigned why_len);
 
 #endif

@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#include "compare.h"
-
 static size_t padded(size_t data_bytes) { return (data_bytes + GRD_BYTES - 1) / GRD_BYTES * GRD_BYTES; }
 
 size_t grd_image_bytes(size_t data_bytes) { return 2 * GRD_BYTES + padded(data_bytes); }
@@ -18,9 +16,9 @@ static void fill_words(unsigned char *p, size_t bytes, uint32_t bits)
         p[i] = w[i % 4];
 }
 
-void grd_poison(void *image, size_t data_bytes)
+static void grd_poison(void *image, size_t data_bytes)
 {
-    fill_words((unsigned char *)image + GRD_BYTES, data_bytes, CMP_POISON_BITS);
+    fill_words((unsigned char *)image + GRD_BYTES, data_bytes, GRD_POISON_BITS);
 }
 
 void grd_fill(void *image, size_t data_bytes, const void *data)

@@ -53,7 +53,7 @@ struct html_grid {
 static struct html_grid grid_of(const struct rep_result *r)
 {
     struct html_grid g;
-    if (op_is_gemm(r->op)) {
+    if (op_get(r->op)->matrix_output) {
         g.rows = r->M < CMP_HEAT ? r->M : CMP_HEAT;
         g.cols = r->N < CMP_HEAT ? r->N : CMP_HEAT;
         g.items = g.rows * g.cols;
@@ -69,7 +69,7 @@ static struct html_grid grid_of(const struct rep_result *r)
 static unsigned heat_at(const struct rep_result *r, long row, long col)
 {
     long cell;
-    if (op_is_gemm(r->op)) {
+    if (op_get(r->op)->matrix_output) {
         long hr = r->M < CMP_HEAT ? row * CMP_HEAT / r->M : row;
         long hc = r->N < CMP_HEAT ? col * CMP_HEAT / r->N : col;
         cell = hr * CMP_HEAT + hc;
@@ -102,7 +102,7 @@ static void svg_map(FILE *out, const struct rep_result *r)
                     pad - 14 + row * HTML_CELL, HTML_CELL, HTML_CELL, color);
         }
     /* Axis words say what a row and a column are, and the last index of each. */
-    if (op_is_gemm(r->op))
+    if (op_get(r->op)->matrix_output)
         fprintf(out,
                 "<text x=\"%d\" y=\"12\" class=\"ax\">columns 0..%ld of C &#8594;</text>"
                 "<text x=\"12\" y=\"%d\" class=\"ax\" transform=\"rotate(90 12 %d)\">rows 0..%ld &#8594;</text>",
@@ -127,15 +127,14 @@ static void caption(FILE *out, const struct rep_result *r)
     fprintf(out, ", width %d<br>case <b>", r->width);
     html_text(out, r->case_name);
     fputs("</b> ", out);
-    if (op_is_gemm(r->op))
-        fprintf(out, "M&#215;N&#215;K %ld&#215;%ld&#215;%ld", r->M, r->N, r->K);
-    else
-        fprintf(out, "n = %ld", r->n);
+    char sizes[128];
+    op_get(r->op)->describe(r, sizes, sizeof sizes);
+    html_text(out, sizes);
     fputs(", ", out);
     html_text(out, r->dist);
     fprintf(out, ", seed %" PRIu64 "<br>", r->seed);
     if (c->elements) {
-        fprintf(out, "%ld of %ld %s bad", c->bad, c->elements, r->op == OP_REDUCE ? "partials" : "elements");
+        fprintf(out, "%ld of %ld %s bad", c->bad, c->elements, op_get(r->op)->unit);
         if (c->nan_mismatch)
             fprintf(out, " (%ld NaN/Inf mismatches)", c->nan_mismatch);
         if (c->unwritten)
@@ -144,13 +143,11 @@ static void caption(FILE *out, const struct rep_result *r)
                 c->max_ulp);
     }
     if (c->first_i >= 0) {
-        if (r->op == OP_REDUCE)
-            fprintf(out, "first bad partial %ld", c->first_i);
-        else
-            fprintf(out, "first bad C[%ld][%ld]", c->first_i, c->first_j);
-        fprintf(out, ": expected %.9g, got %.9g<br>", c->first_expected, (double)c->first_got);
+        char element[64];
+        op_get(r->op)->name_element(c->first_i, c->first_j, element, sizeof element);
+        fprintf(out, "first bad %s: expected %.9g, got %.9g<br>", element, c->first_expected, (double)c->first_got);
     }
-    if (r->op == OP_REDUCE && c->elements)
+    if (op_get(r->op)->has_total && c->elements)
         fprintf(out, "sum of partials off by %.4g%%<br>", 100.0 * c->total_rel_err);
     if (c->oob_buffer >= 0)
         fprintf(out, "guard band of argument %ld written at byte offset %ld<br>", c->oob_buffer, c->oob_offset);
@@ -218,7 +215,7 @@ static void kernel_tables(FILE *out, const struct rep_sink *s)
             else
                 fputs("<td class=\"n\"></td>", out);
         fprintf(out, "<td class=\"n\">%.3g</td><td class=\"n\">%" PRIu64 "</td>", g->worst_ratio, g->worst_ulp);
-        if (k->op == OP_REDUCE)
+        if (op_get(k->op)->has_total)
             fprintf(out, "<td class=\"n\">%.3g%%</td></tr>\n", 100.0 * g->worst_sum);
         else
             fputs("<td></td></tr>\n", out);

@@ -1,5 +1,5 @@
-/* main.c: the command line. Parses options into run_opts, calls the run layer, and is the
- * only place that decides the exit code. */
+/* main.c: the command line. Parses options and calls the command's layer; every command
+ * returns one of run.h's exit codes, which main returns as they are. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

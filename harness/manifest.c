@@ -73,7 +73,7 @@ static int parse_block(const char *val, unsigned block[3], const char *where, st
 static int parse_grid(const char *val, enum hb_op op, struct kern_grid_term grid[3], const char *where,
                       struct hb_err *err)
 {
-    const char *vars = op_is_gemm(op) ? "MNK" : "n";
+    const char *vars = op_get(op)->grid_vars;
     int n = 0;
     char buf[MAX_LINE];
     snprintf(buf, sizeof buf, "%s", val);
@@ -87,8 +87,10 @@ static int parse_grid(const char *val, enum hb_op op, struct kern_grid_term grid
         struct kern_grid_term t = {0, 1};
         if (isalpha((unsigned char)tok[0])) {
             if (!strchr(vars, tok[0]) || (tok[1] && tok[1] != '/')) {
-                err_set(err, "%s: grid term '%s': variables for %s are %s", where, tok, op_name(op),
-                        op_is_gemm(op) ? "M, N, K" : "n");
+                char listed[16] = "";
+                for (const char *v = vars; *v; v++)
+                    snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%c", v == vars ? "" : ", ", *v);
+                err_set(err, "%s: grid term '%s': variables for %s are %s", where, tok, op_name(op), listed);
                 return -1;
             }
             t.var = tok[0];
@@ -165,12 +167,12 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
 {
     const char *missing = !s->op ? "op" : !s->lang ? "lang" : !s->source ? "source"
                         : !s->entry ? "entry" : !s->block ? "block" : !s->grid ? "grid"
-                        : (k->op == OP_REDUCE && !s->chunk) ? "chunk" : NULL;
+                        : (op_get(k->op)->needs_chunk && !s->chunk) ? "chunk" : NULL;
     if (missing) {
         err_set(err, "%s:%d: kernel [%s] has no '%s'", path, k->line, k->name, missing);
         return -1;
     }
-    if (k->op != OP_REDUCE && s->chunk) {
+    if (!op_get(k->op)->needs_chunk && s->chunk) {
         err_set(err, "%s:%d: kernel [%s]: chunk applies to reduce only", path, s->chunk, k->name);
         return -1;
     }

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline.h"
-#include "html.h"
 #include "jsonl.h"
 #include "report.h"
 #include "run.h"
@@ -38,32 +36,28 @@ static int shard_artefact(const struct rep_result *all, int n, int i)
             return 1;
     if (r->verdict != V_XPASS)
         return 0;
+    int ran = 0, passed = 0;
     for (int k = 0; k < n; k++)
-        if (!all[k].group_row && same_group(&all[k], r) && all[k].verdict != V_PASS && all[k].verdict != V_SUSPECT)
-            return 1;
-    return 0;
+        if (!all[k].group_row && same_group(&all[k], r)) {
+            ran++;
+            passed += all[k].verdict == V_PASS || all[k].verdict == V_SUSPECT;
+        }
+    return !verdict_group_xpass(ran, passed);
 }
-
-struct merge_opts {
-    const char *junit, *json, *html, *record, *compare;
-    struct base_opts base;
-    const char **inputs;
-    int n_inputs;
-};
 
 static int parse(int argc, char **argv, struct merge_opts *o)
 {
-    base_opts_init(&o->base);
+    base_opts_init(&o->out.base);
     o->inputs = (const char **)xcalloc((size_t)argc, sizeof *o->inputs);
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         const char **dst = !strcmp(a, "--junit") ? &o->junit
                          : !strcmp(a, "--json") ? &o->json
-                         : !strcmp(a, "--html") ? &o->html
-                         : !strcmp(a, "--record") ? &o->record
-                         : !strcmp(a, "--compare") ? &o->compare : NULL;
+                         : !strcmp(a, "--html") ? &o->out.html
+                         : !strcmp(a, "--record") ? &o->out.record
+                         : !strcmp(a, "--compare") ? &o->out.compare : NULL;
         if (!strcmp(a, "--fail-on-bit-change")) {
-            o->base.fail_on_bits = 1;
+            o->out.base.fail_on_bits = 1;
         } else if (!strcmp(a, "--perf-threshold")) {
             long pct;
             if (!v || parse_long(v, &pct) || pct < 1 || pct > 10000) {
@@ -71,7 +65,7 @@ static int parse(int argc, char **argv, struct merge_opts *o)
                         v ? v : "");
                 return -1;
             }
-            o->base.perf_pct = (double)pct, o->base.fail_on_perf = 1, i++;
+            o->out.base.perf_pct = (double)pct, o->out.base.fail_on_perf = 1, i++;
         } else if (dst) {
             if (!v) {
                 fprintf(stderr, "harness: merge: %s needs a file name\n", a);
@@ -122,20 +116,18 @@ static int read_all(const struct merge_opts *o, struct rep_result **all, int *n)
     return 0;
 }
 
-int merge_main(int argc, char **argv)
+int merge_files(const struct merge_opts *o)
 {
-    struct merge_opts o;
-    memset(&o, 0, sizeof o);
-    int code = EXIT_USAGE;
     struct rep_result *all = NULL;
     int n = 0;
-    if (parse(argc, argv, &o) || read_all(&o, &all, &n))
-        goto out;
+    if (read_all(o, &all, &n))
+        return EXIT_USAGE;
     struct rep_sink sink;
     struct hb_err err = {{0}};
-    if (rep_open(&sink, o.json, o.junit, &err)) {
+    if (rep_open(&sink, o->json, o->junit, &err)) {
         fprintf(stderr, "harness: merge: %s\n", err.msg);
-        goto out;
+        free(all);
+        return EXIT_USAGE;
     }
     int dropped = 0;
     for (int i = 0; i < n; i++) {
@@ -145,24 +137,20 @@ int merge_main(int argc, char **argv)
             rep_add(&sink, &all[i]);
     }
     printf("harness merge: %d input file%s, %d records, %d repeated group rows or shard-local XPASS dropped\n",
-           o.n_inputs, o.n_inputs == 1 ? "" : "s", n, dropped);
-    rep_print_summary(stdout, &sink);
-    code = rep_failed(&sink) ? EXIT_FAILURES : EXIT_OK;
-    if ((o.html && html_write(o.html, &sink, &err)) || (o.record && base_record(o.record, &sink, &err))) {
+           o->n_inputs, o->n_inputs == 1 ? "" : "s", n, dropped);
+    int code = out_finish(&o->out, &sink, rep_failed(&sink) ? EXIT_FAILURES : EXIT_OK, &err);
+    if (err.msg[0])
         fprintf(stderr, "harness: merge: %s\n", err.msg);
-        code = EXIT_USAGE;
-    } else if (o.compare) {
-        int failing = base_compare(o.compare, &sink, &o.base, stdout, &err);
-        if (failing < 0) {
-            fprintf(stderr, "harness: merge: %s\n", err.msg);
-            code = EXIT_USAGE;
-        } else if (failing) {
-            code = EXIT_FAILURES;
-        }
-    }
     rep_close(&sink);
-out:
     free(all);
+    return code;
+}
+
+int merge_main(int argc, char **argv)
+{
+    struct merge_opts o;
+    memset(&o, 0, sizeof o);
+    int code = parse(argc, argv, &o) ? EXIT_USAGE : merge_files(&o);
     free(o.inputs);
     return code;
 }

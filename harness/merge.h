@@ -3,6 +3,19 @@
 #ifndef HB_MERGE_H
 #define HB_MERGE_H
 
+#include "outputs.h"
+
+struct merge_opts {
+    const char *junit, *json;
+    struct out_opts out;  /* the page, record and gate after the merge */
+    const char **inputs;  /* shard JSON lines files, in order */
+    int n_inputs;
+};
+
+/* Merges o->inputs into one report as one run would have written it; returns its exit code
+ * (0, 1, or 2 with a message on stderr when an input cannot be read or an output written). */
+int merge_files(const struct merge_opts *o);
+
 /* harness merge [--junit F] [--json F] [--html F] [--record F] [--compare F
  *               [--fail-on-bit-change] [--perf-threshold PCT]] IN.jsonl...
  * argv[1] is "merge". Returns 0, 1 (a FAIL, XPASS or ERROR, or a failing baseline

@@ -1,61 +1,18 @@
 /* probe.c: see probe.h. */
 #include "probe.h"
 
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "child.h"
 #include "loader.h"
 #include "util.h"
 
 #define PROBE_TIMEOUT_MS 120000
 
-int prb_write_full(int fd, const void *buf, size_t len)
+static void probe_child(void *arg, int fd)
 {
-    const char *p = buf;
-    while (len) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n, len -= (size_t)n;
-    }
-    return 0;
-}
-
-/* Reads exactly len bytes, waiting at most timeout_ms for each chunk: 1 read, 0 EOF,
- * -1 timeout, -2 error. */
-int prb_read_full(int fd, void *buf, size_t len, int timeout_ms)
-{
-    char *p = buf;
-    size_t got = 0;
-    while (got < len) {
-        struct pollfd pfd = {fd, POLLIN, 0};
-        int rc = poll(&pfd, 1, timeout_ms);
-        if (rc < 0) /* EINTR too: a signal means the caller should look at its flags */
-            return -2;
-        if (rc == 0)
-            return -1;
-        ssize_t n = read(fd, p + got, len - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -2;
-        if (n == 0)
-            return got ? -2 : 0;
-        got += (size_t)n;
-    }
-    return 1;
-}
-
-
-static void probe_child(const char *name, int fd)
-{
+    const char *name = arg;
     struct probe p;
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "%s", name);
@@ -69,12 +26,35 @@ static void probe_child(const char *name, int fd)
         snprintf(p.langs, sizeof p.langs, "%s", be->langs);
         if (be->vendor_sgemm && be->vendor_name)
             snprintf(p.vendor, sizeof p.vendor, "%s", be->vendor_name);
+        if (be->abi >= 2 && be->platform)
+            snprintf(p.platform, sizeof p.platform, "%s", be->platform);
         p.count = be->list_devices(p.dev, MAX_DEVICES, p.err, sizeof p.err);
         if (p.count > MAX_DEVICES)
             p.count = MAX_DEVICES;
     }
-    prb_write_full(fd, &p, sizeof p);
-    _exit(0);
+    child_write(fd, &p, sizeof p);
+}
+
+/* The child ran a driver: its answer is checked before anything reads it. -3 when it is
+ * out of range. */
+static int probe_valid(struct probe *p)
+{
+    if (p->count < -1 || p->count > MAX_DEVICES)
+        return -3;
+    for (int d = 0; d < p->count; d++) {
+        struct hb_device_info *dev = &p->dev[d];
+        if (dev->n_widths < 0 || dev->n_widths > HB_MAX_WIDTHS)
+            return -3;
+        dev->name[sizeof dev->name - 1] = dev->driver[sizeof dev->driver - 1] = 0;
+        for (int w = 0; w < dev->n_widths; w++)
+            if (dev->widths[w].width < 1 || dev->widths[w].width > 1024)
+                return -3;
+            else
+                dev->widths[w].env[sizeof dev->widths[w].env - 1] = 0;
+    }
+    p->name[sizeof p->name - 1] = p->langs[sizeof p->langs - 1] = p->vendor[sizeof p->vendor - 1] = 0;
+    p->platform[sizeof p->platform - 1] = p->err[sizeof p->err - 1] = 0;
+    return 1;
 }
 
 void prb_probe(const char *name, struct probe *p)
@@ -86,31 +66,19 @@ void prb_probe(const char *name, struct probe *p)
         snprintf(p->err, sizeof p->err, "not built (its toolchain was missing at build time: see `make`)");
         return;
     }
-    int fds[2];
-    if (pipe(fds)) {
-        p->count = -1;
-        snprintf(p->err, sizeof p->err, "pipe: %s", strerror(errno));
-        return;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        probe_child(name, fds[1]);
-    }
-    close(fds[1]);
-    int rc = pid < 0 ? -2 : prb_read_full(fds[0], p, sizeof *p, PROBE_TIMEOUT_MS);
-    close(fds[0]);
-    if (pid > 0) {
-        if (rc != 1)
-            kill(pid, SIGKILL);
-        waitpid(pid, NULL, 0);
-    }
+    struct child ch;
+    struct hb_err err = {{0}};
+    int rc = child_spawn(&ch, probe_child, (void *)name, &err) ? -2 : child_read(ch.fd, p, sizeof *p, PROBE_TIMEOUT_MS);
+    if (rc != 1)
+        child_kill(&ch);
+    child_reap(&ch);
+    if (rc == 1)
+        rc = probe_valid(p);
     if (rc != 1) {
         memset(p, 0, sizeof p[0]);
         snprintf(p->name, sizeof p->name, "%s", name);
         p->count = -1;
-        snprintf(p->err, sizeof p->err, "device probe %s", rc == -1 ? "hung" : "crashed");
+        snprintf(p->err, sizeof p->err, "device probe %s", rc == -1 ? "hung" : rc == -3 ? "answered nonsense" : "crashed");
     }
     p->built = 1;
 }

@@ -1,6 +1,6 @@
-/* probe.h: asks a backend, from a child process, which devices and widths it has, and the
- * pipe helpers every parent/child exchange uses. The parent never loads a backend itself:
- * a driver that crashes or hangs while listing devices costs one message, not the run. */
+/* probe.h: asks a backend, from a child process, which devices and widths it has. The
+ * parent never loads a backend itself: a driver that crashes or hangs while listing devices
+ * costs one message, not the run. */
 #ifndef HB_PROBE_H
 #define HB_PROBE_H
 
@@ -17,16 +17,12 @@ struct probe {
     int count; /* devices; -1 when the backend could not list any */
     char langs[64];
     char vendor[32];
+    char platform[32]; /* the API's platform when not the obvious one ("nvidia" for HIP) */
     char err[512];
     struct hb_device_info dev[MAX_DEVICES];
 };
 
 /* Fills p for backend `name` (not built, no device, or its devices). */
 void prb_probe(const char *name, struct probe *p);
-
-int prb_write_full(int fd, const void *buf, size_t len);
-/* Reads exactly len bytes, waiting at most timeout_ms for each chunk: 1 read, 0 EOF,
- * -1 timeout, -2 error or interrupted by a signal. */
-int prb_read_full(int fd, void *buf, size_t len, int timeout_ms);
 
 #endif

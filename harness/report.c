@@ -85,7 +85,7 @@ void rep_write_json(FILE *out, const struct rep_result *r)
         json_num(out, "got", r->cmp.first_got);
         fputc('}', out);
     }
-    if (r->op == OP_REDUCE)
+    if (op_get(r->op)->has_total)
         json_num(out, "total_rel_err", r->cmp.total_rel_err);
     if (r->cmp.oob_buffer >= 0)
         fprintf(out, ",\"oob\":{\"arg\":%ld,\"offset\":%ld}", r->cmp.oob_buffer, r->cmp.oob_offset);
@@ -212,25 +212,23 @@ void rep_add(struct rep_sink *s, const struct rep_result *r)
 static void describe(FILE *out, const struct rep_result *r)
 {
     const struct cmp_result *c = &r->cmp;
+    const struct op_desc *op = op_get(r->op);
     if (r->group_row || !c->elements) {
         fprintf(out, "%s", r->why);
         return;
     }
-    fprintf(out, "%s; %ld/%ld %s bad", r->why, c->bad, c->elements, r->op == OP_REDUCE ? "partials" : "elements");
+    fprintf(out, "%s; %ld/%ld %s bad", r->why, c->bad, c->elements, op->unit);
     if (c->nan_mismatch)
         fprintf(out, " (%ld NaN/Inf mismatches)", c->nan_mismatch);
     if (c->unwritten)
         fprintf(out, " (%ld unwritten)", c->unwritten);
     fprintf(out, "; max ratio %.3g (threshold %.3g), max ulp %" PRIu64, c->max_ratio, c->threshold, c->max_ulp);
-    if (r->op == OP_REDUCE)
+    if (op->has_total)
         fprintf(out, "; sum off by %.3g%%", 100.0 * c->total_rel_err);
     if (c->first_i >= 0) {
-        if (r->op == OP_REDUCE)
-            fprintf(out, "; first bad partial %ld: expected %.9g got %.9g", c->first_i, c->first_expected,
-                    c->first_got);
-        else
-            fprintf(out, "; first bad C[%ld][%ld]: expected %.9g got %.9g", c->first_i, c->first_j,
-                    c->first_expected, c->first_got);
+        char element[64];
+        op->name_element(c->first_i, c->first_j, element, sizeof element);
+        fprintf(out, "; first bad %s: expected %.9g got %.9g", element, c->first_expected, c->first_got);
     }
     if (c->oob_buffer >= 0)
         fprintf(out, "; argument %ld written outside its elements (guard band or row padding) at byte offset %ld",
@@ -242,13 +240,9 @@ void rep_print_line(FILE *out, const struct rep_result *r)
     fprintf(out, "  %-7s %s %s w%d %s/%s %s", verdict_name(r->verdict), r->backend, r->device, r->width, r->lang,
             r->kernel, r->case_name);
     if (!r->group_row) {
-        if (r->op == OP_SGEMM_STRIDED)
-            fprintf(out, " [%ldx%ldx%ld lda %ld ldb %ld ldc %ld %s seed %" PRIu64 "]", r->M, r->N, r->K, r->lda, r->ldb,
-                    r->ldc, r->dist, r->seed);
-        else if (op_is_gemm(r->op))
-            fprintf(out, " [%ldx%ldx%ld %s seed %" PRIu64 "]", r->M, r->N, r->K, r->dist, r->seed);
-        else
-            fprintf(out, " [n=%ld %s seed %" PRIu64 "]", r->n, r->dist, r->seed);
+        char sizes[128];
+        op_get(r->op)->describe(r, sizes, sizeof sizes);
+        fprintf(out, " [%s %s seed %" PRIu64 "]", sizes, r->dist, r->seed);
     }
     fputs(": ", out);
     describe(out, r);
@@ -314,7 +308,7 @@ void rep_print_summary(FILE *out, const struct rep_sink *s)
             if (g->counts[v])
                 fprintf(out, " %d %s", g->counts[v], verdict_name((enum hb_verdict)v));
         fprintf(out, " | max ratio %.3g, max ulp %" PRIu64, g->worst_ratio, g->worst_ulp);
-        if (g->first->op == OP_REDUCE)
+        if (op_get(g->first->op)->has_total)
             fprintf(out, ", worst sum error %.3g%%", 100.0 * g->worst_sum);
         fputc('\n', out);
     }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "compare.h"
+#include "op.h"
 #include "util.h"
 #include "verdict.h"
 

@@ -88,19 +88,15 @@ int shard_devices_all(int argc, char **argv)
     if (worst != EXIT_OK)
         return worst;
     printf("\nharness: %d device shards done; merged report:\n", n);
-    char *margs[8 + SHARD_MAX];
-    int m = 0;
-    margs[m++] = argv[0];
-    margs[m++] = "merge";
-    if (junit)
-        margs[m++] = "--junit", margs[m++] = (char *)junit;
-    if (json)
-        margs[m++] = "--json", margs[m++] = (char *)json;
-    if (html)
-        margs[m++] = "--html", margs[m++] = (char *)html;
+    struct merge_opts mo;
+    memset(&mo, 0, sizeof mo);
+    const char *inputs[SHARD_MAX];
     for (int k = 0; k < n; k++)
-        margs[m++] = files[k];
-    int code = merge_main(m, margs);
+        inputs[k] = files[k];
+    mo.junit = junit, mo.json = json, mo.out.html = html;
+    base_opts_init(&mo.out.base);
+    mo.inputs = inputs, mo.n_inputs = n;
+    int code = merge_files(&mo);
     for (int k = 0; k < n; k++)
         unlink(files[k]);
     rmdir(dir);

@@ -29,6 +29,9 @@ char *path_dirname(const char *path);
 int parse_long(const char *s, long *out);
 int parse_u64(const char *s, uint64_t *out);
 
+/* FNV-1a over n bytes: stable across runs and machines (seeds, output hashes, indexes). */
+uint64_t hb_fnv1a(const void *p, size_t n);
+
 /* Trims leading and trailing white space in place and returns the start. */
 char *str_trim(char *s);
 

@@ -1,29 +1,18 @@
-/* verdict.c: names of ops, verdicts and failure classes (see verdict.h). */
+/* verdict.c: the one place a verdict is decided (see verdict.h), and the names of verdicts
+ * and classes. The figures it reads come from compare.c; it measures nothing itself. */
 #include "verdict.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const char *const op_names[OP_COUNT] = {"sgemm", "reduce", "sgemm_strided"};
+#include "compare.h"
+#include "known.h"
+
 static const char *const verdict_names[V_COUNT] = {"PASS", "SUSPECT", "FAIL", "XFAIL",
                                                    "XPASS", "SKIP", "ERROR"};
 static const char *const class_names_tab[CLS_COUNT] = {
     "wrong", "nan-mismatch", "unwritten", "oob", "input-modified",
     "nondeterministic", "timeout", "crash", "api-error", "oob-read"};
-
-const char *op_name(enum hb_op op) { return op < OP_COUNT ? op_names[op] : "?"; }
-
-int op_parse(const char *s, enum hb_op *out)
-{
-    for (int i = 0; i < OP_COUNT; i++)
-        if (!strcmp(s, op_names[i])) {
-            *out = (enum hb_op)i;
-            return 0;
-        }
-    return -1;
-}
-
-int op_is_gemm(enum hb_op op) { return op == OP_SGEMM || op == OP_SGEMM_STRIDED; }
 
 const char *verdict_name(enum hb_verdict v) { return v < V_COUNT ? verdict_names[v] : "?"; }
 
@@ -52,3 +41,76 @@ int class_parse(const char *s, unsigned *out)
         }
     return -1;
 }
+
+/* A kernel that claims to be right: any class fails it, the grey band is SUSPECT. */
+static enum hb_verdict judge_claimed_good(const struct cmp_result *r, const char *seen, char *why, unsigned why_len)
+{
+    if (r->classes) {
+        snprintf(why, why_len, "%s", seen);
+        return r->classes & CLS_ERRORS ? V_ERROR : V_FAIL;
+    }
+    if (r->suspect) {
+        snprintf(why, why_len, "ratio %.3g in the grey band above %.3g", r->max_ratio, r->threshold);
+        return V_SUSPECT;
+    }
+    return V_PASS;
+}
+
+/* A canary with the classes it must produce: those catch it, others are a wrong catch. */
+static enum hb_verdict judge_canary(const struct cmp_result *r, unsigned expect, const char *seen, char *why,
+                                    unsigned why_len)
+{
+    char wanted[128];
+    class_names(expect, wanted, sizeof wanted);
+    if (r->classes & expect) {
+        snprintf(why, why_len, "caught as expected: %s", seen);
+        return V_XFAIL;
+    }
+    if (r->classes) {
+        snprintf(why, why_len, "expected %s, got %s", wanted, seen);
+        return (r->classes & CLS_ERRORS) ? V_ERROR : V_FAIL;
+    }
+    snprintf(why, why_len, "known-bad kernel was right on this case");
+    return V_PASS;
+}
+
+/* A kernel run at a width it was not written for (or a listed bug): any wrongness catches it,
+ * but an error is still an error. */
+static enum hb_verdict judge_off_width(const struct cmp_result *r, const char *seen, char *why, unsigned why_len)
+{
+    if (r->classes & CLS_ERRORS) {
+        snprintf(why, why_len, "%s", seen);
+        return V_ERROR;
+    }
+    if (r->classes || r->suspect) {
+        snprintf(why, why_len, "caught at an off width: %s", r->classes ? seen : "suspect");
+        return V_XFAIL;
+    }
+    snprintf(why, why_len, "known-bad kernel was right on this case");
+    return V_PASS;
+}
+
+enum hb_verdict verdict_case(const struct cmp_result *r, int expected_bad, unsigned expect,
+                             const struct known_bug *bug, char *why, unsigned why_len)
+{
+    char seen[128];
+    class_names(r->classes, seen, sizeof seen);
+    why[0] = 0;
+    enum hb_verdict v;
+    if (!expected_bad && !bug)
+        return judge_claimed_good(r, seen, why, why_len);
+    if (expect && !bug)
+        v = judge_canary(r, expect, seen, why, why_len);
+    else
+        v = judge_off_width(r, seen, why, why_len);
+    /* A listed bug that no longer shows is an XPASS: the list asks for its line to go. */
+    if (bug && v == V_PASS) {
+        snprintf(why, why_len, "known bug no longer reproduces: remove %.100s:%d", bug->file, bug->line);
+        return V_XPASS;
+    }
+    if (bug && v == V_XFAIL)
+        snprintf(why, why_len, "known bug: %.200s", bug->reason);
+    return v;
+}
+
+int verdict_group_xpass(int ran, int passed) { return ran > 0 && passed == ran; }

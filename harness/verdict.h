@@ -1,16 +1,8 @@
-/* verdict.h: the vocabulary every layer shares: ops, verdicts, failure classes.
- * Only names and numbers; the rules that pick a verdict live in compare.c. */
+/* verdict.h: verdicts and failure classes, and every rule that turns error figures into a
+ * verdict: a case's verdict (with canaries, off widths and the known-bug list) and a known-bad
+ * group's XPASS. compare.c only measures; run, supervise and merge ask here. */
 #ifndef HB_VERDICT_H
 #define HB_VERDICT_H
-
-/* sgemm_strided is sgemm with leading dimensions (lda >= K, ldb >= N, ldc >= N), netlib
- * sblat3 style: the padding between rows holds rogue values a kernel must neither read as
- * data nor overwrite. */
-enum hb_op { OP_SGEMM, OP_REDUCE, OP_SGEMM_STRIDED, OP_COUNT };
-const char *op_name(enum hb_op op);
-int op_parse(const char *s, enum hb_op *out);
-/* sgemm or sgemm_strided: an M x N x K product. */
-int op_is_gemm(enum hb_op op);
 
 enum hb_verdict { V_PASS, V_SUSPECT, V_FAIL, V_XFAIL, V_XPASS, V_SKIP, V_ERROR, V_COUNT };
 const char *verdict_name(enum hb_verdict v);
@@ -31,9 +23,24 @@ enum hb_class {
     CLS_OOB_READ = 1u << 9,       /* a read outside an argument's data (seen exactly: emulator) */
 };
 #define CLS_COUNT 10
+/* Classes that mean the kernel could not be judged: an ERROR, not a FAIL. */
+#define CLS_ERRORS (CLS_TIMEOUT | CLS_CRASH | CLS_API)
 /* Writes the class names joined by '+' into buf. */
 void class_names(unsigned classes, char *buf, unsigned len);
-/* Parses one class name ("oob"); 0 on success. "wrong" also accepts any numeric class. */
+/* Parses one class name ("oob"); 0 on success. */
 int class_parse(const char *s, unsigned *out);
+
+struct cmp_result;
+struct known_bug;
+
+/* The verdict for one case. expected_bad: the kernel is known-bad at this width; expect: the
+ * classes a canary must produce (0: any failure catches it); bug: the known-bug entry that
+ * lists this case, or NULL. `why` gets a one-line reason. */
+enum hb_verdict verdict_case(const struct cmp_result *r, int expected_bad, unsigned expect,
+                             const struct known_bug *bug, char *why, unsigned why_len);
+
+/* Whether a known-bad kernel's group is an XPASS: it ran cases and passed every one (an
+ * ERROR is no pass, a catch is no pass). */
+int verdict_group_xpass(int ran, int passed);
 
 #endif

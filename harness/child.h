@@ -1,0 +1,34 @@
+/* child.h: the one way the harness starts a child process and talks to it (run, bench and
+ * the device probe all use it). A child runs in its own process group and dies with its
+ * parent, so killing it reaches whatever it started and a killed harness leaves nothing
+ * spinning. It knows nothing of kernels or results: callers send their own records. */
+#ifndef HB_CHILD_H
+#define HB_CHILD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+struct child {
+    pid_t pid;
+    int fd; /* read end of the child's result pipe, -1 once closed */
+};
+
+/* Forks; in the child, body(arg, fd) runs with the pipe's write end and the process exits
+ * with status 0 if body returns. Returns 0, or -1 with err when no child could start. */
+int child_spawn(struct child *c, void (*body)(void *arg, int fd), void *arg, struct hb_err *err);
+
+/* Reads exactly len bytes, waiting at most timeout_ms for each chunk: 1 read, 0 EOF,
+ * -1 timeout, -2 error or interrupted by a signal. */
+int child_read(int fd, void *buf, size_t len, int timeout_ms);
+/* Writes all of buf; 0, or -1 when the reader is gone. */
+int child_write(int fd, const void *buf, size_t len);
+
+/* SIGKILL to the child's whole process group. */
+void child_kill(const struct child *c);
+/* Closes the pipe, reaps the child and kills what is left of its group; returns the
+ * child's wait status. */
+int child_reap(struct child *c);
+
+#endif

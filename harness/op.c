@@ -1,0 +1,40 @@
+/* op.c: the op table (op.h) and the names every layer shares. The ops themselves live in
+ * op_gemm.c and op_reduce.c. */
+#include "op.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "case.h"
+
+static const struct op_desc *const op_table[OP_COUNT] = {
+    [OP_SGEMM] = &op_sgemm,
+    [OP_REDUCE] = &op_reduce,
+    [OP_SGEMM_STRIDED] = &op_sgemm_strided,
+};
+
+const struct op_desc *op_get(enum hb_op op) { return op < OP_COUNT ? op_table[op] : NULL; }
+
+const char *op_name(enum hb_op op) { return op < OP_COUNT ? op_table[op]->name : "?"; }
+
+int op_parse(const char *s, enum hb_op *out)
+{
+    for (int i = 0; i < OP_COUNT; i++)
+        if (!strcmp(s, op_table[i]->name)) {
+            *out = (enum hb_op)i;
+            return 0;
+        }
+    return -1;
+}
+
+int op_is_gemm(enum hb_op op) { return op < OP_COUNT && op_table[op]->gemm; }
+
+void op_prepare(struct case_data *d, const struct kern_set *ks) { op_get(d->c->op)->prepare(d, ks); }
+
+void op_release(struct case_data *d)
+{
+    op_get(d->c->op)->release(d);
+    for (int i = 0; i < d->n_in; i++)
+        free(d->in[i]);
+    d->n_in = 0;
+}

@@ -1,0 +1,86 @@
+/* op.h: the ops as one table. Everything that differs between sgemm, sgemm_strided and reduce
+ * lives in one struct op_desc per op (op_gemm.c, op_reduce.c): its case keys, the size
+ * variables a grid may use, how its inputs and references are made, how its buffers are laid
+ * out, how its output is checked and how a case is described. The rest of the core asks this
+ * table, so adding an op is one new op_<name>.c, a line in op.c, and case lines. */
+#ifndef HB_OP_H
+#define HB_OP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "util.h"
+
+enum hb_op { OP_SGEMM, OP_REDUCE, OP_SGEMM_STRIDED, OP_COUNT };
+
+struct hb_case;
+struct kern_desc;
+struct kern_set;
+struct cmp_result;
+struct rep_result;
+
+/* One case's inputs and references, made once in the parent before any child is forked, so
+ * every kernel, backend and width shares them (copy-on-write). */
+#define OP_MAX_INPUTS 4
+struct case_data {
+    const struct hb_case *c;
+    int used;                      /* some selected kernel runs it */
+    int n_in;
+    float *in[OP_MAX_INPUTS];      /* inputs as laid out for kernels (row strides, padding) */
+    size_t in_n[OP_MAX_INPUTS];
+    void *ref;                     /* the op's references */
+};
+
+/* One launch's buffers in the op's argument order (inputs, then the output) and integers. */
+struct op_layout {
+    int n_bufs, out;                     /* buffer count; index of the output */
+    const float *data[HB_MAX_BUF_ARGS];  /* initial contents; NULL: the output, poisoned */
+    size_t bytes[HB_MAX_BUF_ARGS];
+    int n_ints;
+    int32_t ints[HB_MAX_INT_ARGS];
+};
+
+struct op_desc {
+    const char *name;
+    const char *size_keys;     /* the size keys a case line takes: "M N K" */
+    const char *required_keys; /* those it must give */
+    const char *grid_vars; /* letters a manifest grid may divide by: "MNK" */
+    const char *unit;      /* what the checked output elements are: "elements", "partials" */
+    int gemm;              /* an M x N x K product */
+    int matrix_output;     /* the output is rows x columns (heat maps fold both); else a list */
+    int has_total;         /* the outputs are partials of one total (its error is reported) */
+    int needs_chunk;       /* its manifests must say `chunk` */
+    /* Optional: completes and checks one case after its sizes are set (defaults, limits);
+     * -1 with "where: problem" in err. */
+    int (*complete_case)(struct hb_case *c, const char *where, struct hb_err *err);
+    /* Inputs and every reference any selected kernel of `ks` needs. */
+    void (*prepare)(struct case_data *d, const struct kern_set *ks);
+    void (*release)(struct case_data *d);
+    /* Buffers and integers for kernel k (NULL: the vendor library) on case d. */
+    void (*layout)(const struct case_data *d, const struct kern_desc *k, struct op_layout *l);
+    /* Optional (NULL: none). On the poisoned output before upload: what else it holds (row
+     * padding); and after a launch, damage to that: CLS_OOB with the byte offset, once. */
+    void (*init_output)(const struct case_data *d, float *out);
+    void (*check_padding)(const struct case_data *d, const float *out, int out_arg, struct cmp_result *cmp);
+    /* Error figures of the output against the references. */
+    void (*compare)(const struct case_data *d, const struct kern_desc *k, const float *out,
+                    struct cmp_result *cmp);
+    /* The case's parameters for a report line: "17x31x9 lda 18 ldb 32 ldc 32". */
+    void (*describe)(const struct rep_result *r, char *buf, size_t len);
+    /* One output element by its indices: "C[3][4]", "partial 3". */
+    void (*name_element)(long i, long j, char *buf, size_t len);
+};
+
+const struct op_desc *op_get(enum hb_op op);
+const char *op_name(enum hb_op op);
+int op_parse(const char *s, enum hb_op *out);
+/* sgemm or sgemm_strided: an M x N x K product. */
+int op_is_gemm(enum hb_op op);
+
+void op_prepare(struct case_data *d, const struct kern_set *ks);
+void op_release(struct case_data *d);
+
+extern const struct op_desc op_sgemm, op_sgemm_strided, op_reduce;
+
+#endif

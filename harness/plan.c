@@ -1,0 +1,205 @@
+/* plan.c: choosing what a conformance run runs. Reads the manifests, the case catalogue and
+ * the known-bug list; probes the selected backends (in child processes); marks the cases the
+ * selected kernels (and shard) use, checks they fit the host and the devices, and makes their
+ * references once. Runs nothing on a device. */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guard.h"
+#include "runner.h"
+
+int plan_lang_listed(const char *langs, const char *lang)
+{
+    size_t n = strlen(lang);
+    for (const char *p = langs; (p = strstr(p, lang)); p += n)
+        if ((p == langs || p[-1] == ' ') && (p[n] == 0 || p[n] == ' '))
+            return 1;
+    return 0;
+}
+
+int plan_race_detector(const struct run_opts *o) { return o->sanitize && !strcmp(o->sanitize, "racecheck"); }
+
+int plan_width_selected(const struct run_opts *o, int w)
+{
+    if (!o->n_widths)
+        return 1;
+    for (int i = 0; i < o->n_widths; i++)
+        if (o->widths[i] == w)
+            return 1;
+    return 0;
+}
+
+int plan_kernel_selected(const struct run_opts *o, const char *lang, const char *name)
+{
+    if (!o->kernel_glob)
+        return 1;
+    char full[128];
+    snprintf(full, sizeof full, "%s/%s", lang, name);
+    return !fnmatch(o->kernel_glob, name, 0) || !fnmatch(o->kernel_glob, full, 0);
+}
+
+/* The tier's catalogue, or --cases. */
+static char *plan_cases_path(const struct run_opts *o, struct hb_err *err)
+{
+    if (o->cases)
+        return xstrdup(o->cases);
+    const char *tier = o->tier ? o->tier : "quick";
+    if (strcmp(tier, "quick") && strcmp(tier, "standard") && strcmp(tier, "nightly")) {
+        err_set(err, "unknown tier '%s' (quick, standard, nightly)", tier);
+        return NULL;
+    }
+    char rel[64];
+    snprintf(rel, sizeof rel, "cases/%s.cases", tier);
+    return path_join(path_root_dir(), rel);
+}
+
+int plan_load(struct run_ctx *cx, struct hb_err *err)
+{
+    const struct run_opts *o = cx->o;
+    if (!o->no_builtin) {
+        char *dir = path_join(path_root_dir(), "kernels");
+        int rc = kern_discover(dir, &cx->kernels, err);
+        free(dir);
+        if (rc)
+            return -1;
+    }
+    for (int i = 0; i < o->n_manifests; i++)
+        if (kern_parse_file(o->manifests[i], &cx->kernels, err))
+            return -1;
+    char *cases_path = plan_cases_path(o, err);
+    if (!cases_path)
+        return -1;
+    int rc = case_parse_file(cases_path, &cx->cases, err);
+    free(cases_path);
+    if (rc)
+        return rc;
+    char *known_path = o->known_bugs ? xstrdup(o->known_bugs) : path_join(path_root_dir(), "cases/known-bugs");
+    rc = known_parse_file(known_path, &cx->known, err);
+    free(known_path);
+    return rc;
+}
+
+void plan_free(struct run_ctx *cx)
+{
+    for (int i = 0; cx->data && i < cx->cases.n; i++)
+        if (cx->data[i].used)
+            op_release(&cx->data[i]);
+    free(cx->data);
+    cx->data = NULL;
+    case_set_free(&cx->cases);
+    kern_set_free(&cx->kernels);
+    known_free(&cx->known);
+}
+
+int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *err, int *no_device)
+{
+    char names[LDR_MAX][16];
+    int n = ldr_known(names), count = 0;
+    *no_device = 0;
+    if (o->backend && !ldr_is_known(o->backend)) {
+        char list[256] = "";
+        for (int i = 0; i < n; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+        err_set(err, "unknown backend '%s' (known: %s)", o->backend, list);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (o->backend && strcmp(o->backend, names[i]))
+            continue;
+        prb_probe(names[i], &probes[count]);
+        struct probe *p = &probes[count++];
+        if (p->count <= 0) {
+            const char *why = p->count < 0 ? p->err : p->err[0] ? p->err : "no device found";
+            if (o->backend) {
+                err_set(err, "backend %s: no usable device: %s", p->name, why);
+                *no_device = 1;
+                return -1;
+            }
+            printf("  backend %s skipped: %s\n", p->name, why);
+        }
+    }
+    return count;
+}
+
+int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only)
+{
+    const struct run_opts *o = cx->o;
+    cx->data = xcalloc((size_t)cx->cases.n + 1, sizeof *cx->data);
+    int selected = 0, shard_ordinal = 0;
+    for (int i = 0; i < cx->cases.n; i++) {
+        struct case_data *d = &cx->data[i];
+        d->c = &cx->cases.c[i];
+        if (o->case_glob && fnmatch(o->case_glob, d->c->name, 0))
+            continue;
+        for (int k = 0; k < cx->kernels.n; k++)
+            d->used |= kern_runs_case(&cx->kernels.k[k], d->c) &&
+                       plan_kernel_selected(o, cx->kernels.k[k].lang, cx->kernels.k[k].name);
+        d->used |= d->c->op == OP_SGEMM && !o->kernel_glob;
+        /* Shards take every n-th case of the catalogue: deterministic, and each shard
+         * gets its share of every size and distribution. */
+        if (d->used && o->shards && shard_ordinal++ % o->shards != o->shard)
+            d->used = 0;
+        if (only && !kern_runs_case(only, d->c))
+            d->used = 0;
+        selected += d->used;
+    }
+    return selected;
+}
+
+void plan_prepare(struct run_ctx *cx)
+{
+    for (int i = 0; i < cx->cases.n; i++)
+        if (cx->data[i].used)
+            op_prepare(&cx->data[i], &cx->kernels);
+}
+
+void plan_group_cases(const struct run_ctx *cx, struct group *g)
+{
+    g->cases = xcalloc((size_t)cx->cases.n + 1, sizeof *g->cases);
+    g->n_cases = 0;
+    for (int i = 0; i < cx->cases.n; i++) {
+        const struct case_data *d = &cx->data[i];
+        if (d->used && (g->k ? kern_runs_case(g->k, d->c) : d->c->op == OP_SGEMM))
+            g->cases[g->n_cases++] = i;
+    }
+}
+
+/* Bytes of one case's buffers, without guards. */
+static double plan_case_bytes(const struct hb_case *c)
+{
+    if (!op_is_gemm(c->op))
+        return 4.0 * (double)c->n * 1.01;
+    return 4.0 * ((double)c->M * (c->lda > c->K ? c->lda : c->K) + (double)c->K * (c->ldb > c->N ? c->ldb : c->N) +
+                  (double)c->M * (c->ldc > c->N ? c->ldc : c->N));
+}
+
+int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err)
+{
+    double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < cx->cases.n; i++) {
+        const struct case_data *d = &cx->data[i];
+        if (!d->used)
+            continue;
+        const struct hb_case *c = d->c;
+        double bytes = plan_case_bytes(c);
+        /* The host holds inputs, float and float64 references and gauges: about 6x. */
+        if (host > 0 && 6.0 * bytes > host) {
+            err_set(err, "%s:%d: case %s needs about %.1f GiB of host memory for its references; this host has %.1f GiB",
+                    c->file, c->line, c->name, 6.0 * bytes / 1073741824.0, host / 1073741824.0);
+            return -1;
+        }
+        for (int b = 0; b < n_probes; b++)
+            for (int dv = 0; dv < probes[b].count; dv++) {
+                double have = (double)probes[b].dev[dv].global_mem_bytes;
+                if (have > 0 && bytes + 3.0 * GRD_BYTES * 3 > have) {
+                    err_set(err, "%s:%d: case %s needs %.1f GiB of buffers; %s device %s has %.1f GiB", c->file, c->line,
+                            c->name, bytes / 1073741824.0, probes[b].name, probes[b].dev[dv].name, have / 1073741824.0);
+                    return -1;
+                }
+            }
+    }
+    return 0;
+}
