@@ -44,6 +44,8 @@ struct kern_set {
 };
 
 int kern_parse_file(const char *path, struct kern_set *set, struct hb_err *err);
+/* Appends a zeroed kernel to the set. */
+struct kern_desc *kern_set_push(struct kern_set *set);
 /* Reads every *.manifest one folder below dir (kernels/<lang>/x.manifest), in name order. */
 int kern_discover(const char *dir, struct kern_set *set, struct hb_err *err);
 void kern_set_free(struct kern_set *set);

@@ -7,15 +7,25 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+/* References are all or nothing: without memory for them no verdict can be given. */
+static void *ref_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        fprintf(stderr, "harness: out of memory for references\n");
+        exit(2);
+    }
+    return p;
+}
 
 static int is_subnormal(float v) { return v != 0 && fabsf(v) < FLT_MIN; }
 
 static double *promote(const float *src, size_t n, int absolute, int subnormal_only)
 {
-    double *d = xcalloc(n, sizeof *d);
+    double *d = ref_calloc(n, sizeof *d);
     for (size_t i = 0; i < n; i++) {
         double v = src[i];
         if (subnormal_only && !is_subnormal(src[i]))
@@ -47,9 +57,9 @@ void ref_sgemm_compute(struct ref_sgemm *r, const float *A, const float *B, long
     size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
     memset(r, 0, sizeof *r);
     r->M = M, r->N = N, r->K = K;
-    r->c32 = xcalloc(mn, sizeof *r->c32);
-    r->c64 = xcalloc(mn, sizeof *r->c64);
-    r->gauge = xcalloc(mn, sizeof *r->gauge);
+    r->c32 = ref_calloc(mn, sizeof *r->c32);
+    r->c64 = ref_calloc(mn, sizeof *r->c64);
+    r->gauge = ref_calloc(mn, sizeof *r->gauge);
     if (M && N)
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, 1.0f, A,
                     (blasint)(K ? K : 1), B, (blasint)N, 0.0f, r->c32, (blasint)N);
@@ -62,9 +72,9 @@ void ref_sgemm_compute(struct ref_sgemm *r, const float *A, const float *B, long
         /* A device may flush subnormal inputs to zero (Vulkan allows it unless
          * denormPreserve is set): each flushed factor can drop |a||b| from the sum.
          * flush = |A_sub||B| + |A||B_sub| bounds that. */
-        r->flush = xcalloc(mn, sizeof *r->flush);
+        r->flush = ref_calloc(mn, sizeof *r->flush);
         double *as = promote(A, mk, 1, 1), *bs = promote(B, kn, 1, 1);
-        double *part = xcalloc(mn, sizeof *part);
+        double *part = ref_calloc(mn, sizeof *part);
         dgemm(r->flush, as, b, M, N, K);
         dgemm(part, a, bs, M, N, K);
         for (size_t i = 0; i < mn; i++)
@@ -85,11 +95,11 @@ void ref_reduce_compute(struct ref_reduce *r, const float *x, long n, long chunk
     memset(r, 0, sizeof *r);
     r->n = n, r->chunk = chunk;
     r->blocks = (n + chunk - 1) / chunk;
-    r->partial64 = xcalloc((size_t)r->blocks, sizeof *r->partial64);
-    r->gauge = xcalloc((size_t)r->blocks, sizeof *r->gauge);
+    r->partial64 = ref_calloc((size_t)r->blocks, sizeof *r->partial64);
+    r->gauge = ref_calloc((size_t)r->blocks, sizeof *r->gauge);
     int subnormals = any_subnormal(x, (size_t)n);
     if (subnormals)
-        r->flush = xcalloc((size_t)r->blocks, sizeof *r->flush);
+        r->flush = ref_calloc((size_t)r->blocks, sizeof *r->flush);
     double sum = 0, comp = 0; /* Neumaier's compensated sum for the total */
     for (long b = 0; b < r->blocks; b++) {
         long end = (b + 1) * chunk < n ? (b + 1) * chunk : n;

@@ -1,0 +1,346 @@
+/* manifest_parse.c: reads kernel manifests (format in kernels/README.md) into kern_desc
+ * records. Keys are one table: each has a setter, and whether the kernel must give it.
+ * Every error names file:line. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "manifest.h"
+
+#define MAX_LINE 4096
+
+static int parse_block(const char *val, unsigned block[3], const char *where, struct hb_err *err)
+{
+    long v[3] = {1, 1, 1};
+    int n = 0;
+    char buf[MAX_LINE];
+    snprintf(buf, sizeof buf, "%s", val);
+    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        if (n == 3 || parse_long(tok, &v[n]) || v[n] < 1 || v[n] > 1024) {
+            err_set(err, "%s: block = %s: expected 1 to 3 whole numbers from 1 to 1024", where, val);
+            return -1;
+        }
+        n++;
+    }
+    if (!n || v[0] * v[1] * v[2] > 1024) {
+        err_set(err, "%s: block = %s: 1 to 1024 threads in all", where, val);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++)
+        block[i] = (unsigned)v[i];
+    return 0;
+}
+
+static int parse_grid(const char *val, enum hb_op op, struct kern_grid_term grid[3], const char *where,
+                      struct hb_err *err)
+{
+    const char *vars = op_get(op)->grid_vars;
+    int n = 0;
+    char buf[MAX_LINE];
+    snprintf(buf, sizeof buf, "%s", val);
+    for (int i = 0; i < 3; i++)
+        grid[i] = (struct kern_grid_term){0, 1};
+    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        if (n == 3) {
+            err_set(err, "%s: grid = %s: at most 3 dimensions", where, val);
+            return -1;
+        }
+        struct kern_grid_term t = {0, 1};
+        if (isalpha((unsigned char)tok[0])) {
+            if (!strchr(vars, tok[0]) || (tok[1] && tok[1] != '/')) {
+                char listed[16] = "";
+                for (const char *v = vars; *v; v++)
+                    snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%c", v == vars ? "" : ", ", *v);
+                err_set(err, "%s: grid term '%s': variables for %s are %s", where, tok, op_name(op), listed);
+                return -1;
+            }
+            t.var = tok[0];
+            if (tok[1] == '/' && (parse_long(tok + 2, &t.value) || t.value < 1)) {
+                err_set(err, "%s: grid term '%s': divisor must be a whole number >= 1", where, tok);
+                return -1;
+            }
+        } else if (parse_long(tok, &t.value) || t.value < 1) {
+            err_set(err, "%s: grid term '%s': expected INT, VAR or VAR/INT", where, tok);
+            return -1;
+        }
+        grid[n++] = t;
+    }
+    if (!n) {
+        err_set(err, "%s: grid has no value", where);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_widths(const char *val, struct kern_desc *k, const char *where, struct hb_err *err)
+{
+    if (!strcmp(val, "any")) {
+        k->any_width = 1;
+        return 0;
+    }
+    char buf[MAX_LINE];
+    snprintf(buf, sizeof buf, "%s", val);
+    for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+        long w;
+        if (parse_long(tok, &w) || w < 1 || w > 1024 || (w & (w - 1))) {
+            err_set(err, "%s: widths = %s: expected 'any' or powers of two", where, val);
+            return -1;
+        }
+        if (k->n_widths == KERN_MAX_WIDTHS) {
+            err_set(err, "%s: widths lists more than %d values", where, KERN_MAX_WIDTHS);
+            return -1;
+        }
+        k->widths[k->n_widths++] = (int)w;
+    }
+    if (!k->n_widths) {
+        err_set(err, "%s: widths has no value", where);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_expect(const char *val, unsigned *out, const char *where, struct hb_err *err)
+{
+    *out = 0;
+    if (!strcmp(val, "pass"))
+        return 0;
+    char buf[MAX_LINE];
+    snprintf(buf, sizeof buf, "%s", val);
+    for (char *save = NULL, *tok = strtok_r(buf, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+        unsigned bit;
+        if (class_parse(str_trim(tok), &bit)) {
+            err_set(err, "%s: expect = %s: 'pass' or a class: wrong, nan-mismatch, unwritten, oob, "
+                         "input-modified, nondeterministic, timeout, crash, api-error", where, val);
+            return -1;
+        }
+        *out |= bit;
+    }
+    return 0;
+}
+
+/* What a setter gets: the kernel, the value, where it was said, and the manifest's folder. */
+struct key_ctx {
+    struct kern_desc *k;
+    const char *val, *where, *dir;
+    char **grid_text; /* the grid is parsed last: its variables depend on op */
+    struct hb_err *err;
+};
+
+static int set_op(struct key_ctx *c)
+{
+    if (!op_parse(c->val, &c->k->op))
+        return 0;
+    err_set(c->err, "%s: op = %s: expected sgemm, sgemm_strided or reduce", c->where, c->val);
+    return -1;
+}
+
+static int set_lang(struct key_ctx *c)
+{
+    c->k->lang = xstrdup(c->val);
+    if (!strcmp(c->val, "glsl") || !strcmp(c->val, "spirv") || !strcmp(c->val, "cuda") || !strcmp(c->val, "hip"))
+        return 0;
+    err_set(c->err, "%s: lang = %s: expected glsl, spirv, cuda or hip", c->where, c->val);
+    return -1;
+}
+
+static int set_source(struct key_ctx *c) { return c->k->source = path_join(c->dir, c->val), 0; }
+static int set_entry(struct key_ctx *c) { return c->k->entry = xstrdup(c->val), 0; }
+static int set_block(struct key_ctx *c) { return parse_block(c->val, c->k->block, c->where, c->err); }
+static int set_grid(struct key_ctx *c) { return *c->grid_text = xstrdup(c->val), 0; }
+static int set_widths(struct key_ctx *c) { return parse_widths(c->val, c->k, c->where, c->err); }
+static int set_expect(struct key_ctx *c) { return parse_expect(c->val, &c->k->expect, c->where, c->err); }
+static int set_note(struct key_ctx *c) { return c->k->note = xstrdup(c->val), 0; }
+static int set_cases(struct key_ctx *c) { return c->k->cases = xstrdup(c->val), 0; }
+
+static int set_chunk(struct key_ctx *c)
+{
+    if (!parse_long(c->val, &c->k->chunk) && c->k->chunk >= 1 && c->k->chunk <= (1L << 24))
+        return 0;
+    err_set(c->err, "%s: chunk = %s: expected a whole number from 1 to 2^24", c->where, c->val);
+    return -1;
+}
+
+static int set_timeout(struct key_ctx *c)
+{
+    if (!parse_long(c->val, &c->k->timeout_s) && c->k->timeout_s >= 1 && c->k->timeout_s <= 86400)
+        return 0;
+    err_set(c->err, "%s: timeout = %s: expected seconds from 1 to 86400", c->where, c->val);
+    return -1;
+}
+
+static int set_needs(struct key_ctx *c)
+{
+    c->k->needs_racecheck = 1;
+    if (!strcmp(c->val, "racecheck"))
+        return 0;
+    err_set(c->err, "%s: needs = %s: the only requirement is racecheck", c->where, c->val);
+    return -1;
+}
+
+/* Every key a manifest may hold; `required` ones must be given for every kernel. */
+static const struct kern_key {
+    const char *name;
+    int (*set)(struct key_ctx *c);
+    int required, may_be_empty;
+} kern_keys[] = {
+    {"op", set_op, 1, 0},          {"lang", set_lang, 1, 0},       {"source", set_source, 1, 0},
+    {"entry", set_entry, 1, 0},    {"block", set_block, 1, 0},     {"grid", set_grid, 1, 0},
+    {"chunk", set_chunk, 0, 0},    {"widths", set_widths, 0, 0},   {"expect", set_expect, 0, 0},
+    {"note", set_note, 0, 1},      {"cases", set_cases, 0, 0},     {"needs", set_needs, 0, 0},
+    {"timeout", set_timeout, 0, 0},
+};
+#define KERN_KEYS ((int)(sizeof kern_keys / sizeof kern_keys[0]))
+
+/* Parse state of the kernel being read: the line each key was given on (0: not given). */
+struct seen {
+    int line[KERN_KEYS];
+    char *grid_text;
+};
+
+static int key_index(const char *name)
+{
+    for (int i = 0; i < KERN_KEYS; i++)
+        if (!strcmp(kern_keys[i].name, name))
+            return i;
+    return -1;
+}
+
+static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, struct hb_err *err)
+{
+    for (int i = 0; i < KERN_KEYS; i++)
+        if (kern_keys[i].required && !s->line[i]) {
+            err_set(err, "%s:%d: kernel [%s] has no '%s'", path, k->line, k->name, kern_keys[i].name);
+            return -1;
+        }
+    int chunk_line = s->line[key_index("chunk")];
+    if (op_get(k->op)->needs_chunk && !chunk_line) {
+        err_set(err, "%s:%d: kernel [%s] has no 'chunk'", path, k->line, k->name);
+        return -1;
+    }
+    if (!op_get(k->op)->needs_chunk && chunk_line) {
+        err_set(err, "%s:%d: kernel [%s]: chunk applies to reduce only", path, chunk_line, k->name);
+        return -1;
+    }
+    char where[300];
+    snprintf(where, sizeof where, "%s:%d", path, s->line[key_index("grid")]);
+    if (parse_grid(s->grid_text, k->op, k->grid, where, err))
+        return -1;
+    if (!s->line[key_index("widths")])
+        k->any_width = 1;
+    if (access(k->source, R_OK)) {
+        err_set(err, "%s:%d: kernel [%s]: source %s: %s", path, s->line[key_index("source")], k->name, k->source,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* A "[name]" line: finishes the kernel before it and starts the next. */
+static int start_kernel(char *t, struct kern_set *set, struct kern_desc **k, struct seen *s, const char *path,
+                        int line, struct hb_err *err)
+{
+    char *close = strchr(t, ']');
+    if (!close || close[1] || close == t + 1) {
+        err_set(err, "%s:%d: expected [kernel_name]", path, line);
+        return -1;
+    }
+    if (*k && finish_kernel(*k, s, path, err))
+        return -1;
+    free(s->grid_text);
+    memset(s, 0, sizeof *s);
+    *close = 0;
+    for (int i = 0; i < set->n; i++)
+        if (!strcmp(set->k[i].name, t + 1) && !strcmp(set->k[i].file, path)) {
+            err_set(err, "%s:%d: kernel [%s] is already defined at line %d", path, line, t + 1, set->k[i].line);
+            return -1;
+        }
+    *k = kern_set_push(set);
+    (*k)->name = xstrdup(t + 1);
+    (*k)->file = xstrdup(path);
+    (*k)->line = line;
+    return 0;
+}
+
+/* A "key = value" line of the current kernel. */
+static int set_key(char *t, struct kern_desc *k, struct seen *s, const char *dir, const char *where,
+                   struct hb_err *err)
+{
+    char *eq = strchr(t, '=');
+    if (!eq) {
+        err_set(err, "%s: expected key = value or [kernel_name]", where);
+        return -1;
+    }
+    if (!k) {
+        err_set(err, "%s: key before the first [kernel_name]", where);
+        return -1;
+    }
+    *eq = 0;
+    char *key = str_trim(t), *val = str_trim(eq + 1);
+    int i = key_index(key);
+    if (i < 0) {
+        char names[256] = "";
+        for (int j = 0; j < KERN_KEYS; j++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j ? ", " : "", kern_keys[j].name);
+        err_set(err, "%s: unknown key '%s' (%s)", where, key, names);
+        return -1;
+    }
+    if (s->line[i]) {
+        err_set(err, "%s: '%s' given twice for kernel [%s]", where, key, k->name);
+        return -1;
+    }
+    s->line[i] = atoi(strrchr(where, ':') + 1);
+    if (!*val && !kern_keys[i].may_be_empty) {
+        err_set(err, "%s: '%s' has no value", where, key);
+        return -1;
+    }
+    struct key_ctx c = {k, val, where, dir, &s->grid_text, err};
+    return kern_keys[i].set(&c);
+}
+
+static int parse_lines(FILE *f, const char *path, struct kern_set *set, struct hb_err *err)
+{
+    char *dir = path_dirname(path);
+    char line_buf[MAX_LINE];
+    int line = 0, rc = 0;
+    struct kern_desc *k = NULL;
+    struct seen s;
+    memset(&s, 0, sizeof s);
+    while (!rc && fgets(line_buf, sizeof line_buf, f)) {
+        char where[300];
+        snprintf(where, sizeof where, "%s:%d", path, ++line);
+        if (!strchr(line_buf, '\n') && !feof(f)) {
+            err_set(err, "%s: line longer than %d characters", where, MAX_LINE - 2);
+            rc = -1;
+            break;
+        }
+        char *hash = strchr(line_buf, '#');
+        if (hash)
+            *hash = 0;
+        char *t = str_trim(line_buf);
+        if (*t)
+            rc = *t == '[' ? start_kernel(t, set, &k, &s, path, line, err) : set_key(t, k, &s, dir, where, err);
+    }
+    if (!rc && ferror(f))
+        err_set(err, "%s: read error", path), rc = -1;
+    if (!rc && k)
+        rc = finish_kernel(k, &s, path, err);
+    if (!rc && !k)
+        err_set(err, "%s: no [kernel_name] section", path), rc = -1;
+    free(s.grid_text);
+    free(dir);
+    return rc;
+}
+
+int kern_parse_file(const char *path, struct kern_set *set, struct hb_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        err_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = parse_lines(f, path, set, err);
+    fclose(f);
+    return rc;
+}
