@@ -1,5 +1,6 @@
-/* vk_internal.h: state shared by the Vulkan backend's files: vk_backend.c (instance, devices,
- * widths, context), vk_mem.c (memory, transfers, submission), vk_kernel.c (shaders, launches).
+/* vk_internal.h: state shared by the Vulkan backend's files, which call downwards only:
+ * vk_backend.c (entry, open, close) over vk_device.c (instance, devices, widths), vk_mem.c
+ * (memory, transfers, submission) and vk_kernel.c (shaders, launches), all over vk_error.c.
  * Private to this folder; the core sees only backend.h. Not a general Vulkan wrapper: just
  * what one harness child needs. */
 #ifndef VK_INTERNAL_H
@@ -53,6 +54,36 @@ struct hb_buf {
     void *map; /* NULL in staging mode */
 };
 
+struct vk_devinfo {
+    VkPhysicalDeviceProperties props;
+    uint32_t api;                 /* min(instance, device) API version */
+    VkPhysicalDeviceDriverProperties drv;       /* zeroed below Vulkan 1.2 */
+    VkPhysicalDeviceSubgroupProperties sg;
+    VkPhysicalDeviceSubgroupSizeControlProperties ssc; /* zeroed without size control */
+    int size_control_ext;         /* needs VK_EXT_subgroup_size_control (Vulkan 1.1/1.2) */
+    int size_control;             /* feature subgroupSizeControl, for compute */
+    int full_subgroups;           /* feature computeFullSubgroups */
+};
+
+/* vk_device.c: instance, devices, inspection, widths. */
+int vk_instance_create(VkInstance *inst, VkDebugUtilsMessengerEXT *messenger, struct vk_vstate *vstate, char *err,
+                       size_t errlen);
+void vk_instance_destroy(VkInstance inst, VkDebugUtilsMessengerEXT messenger);
+int vk_compute_devices(VkInstance inst, VkPhysicalDevice *out, int max, char *err, size_t errlen);
+void vk_inspect(VkPhysicalDevice phys, struct vk_devinfo *di);
+int vk_is_lavapipe(const struct vk_devinfo *di);
+int vk_widths(const struct vk_devinfo *di, struct hb_width_option *w);
+void vk_describe(VkPhysicalDevice phys, const struct vk_devinfo *di, struct hb_device_info *out);
+/* The queue family with compute, or -1. */
+int vk_compute_family(VkPhysicalDevice phys);
+/* HB_OK when the device runs kernels at `width` in this process (its environment set),
+ * HB_UNSUPPORTED with the reason otherwise. */
+int vk_check_width(hb_ctx *ctx, const struct vk_devinfo *di, int width);
+
+/* vk_error.c. The validation messenger's callback keeps the first error in its vk_vstate. */
+VKAPI_ATTR VkBool32 VKAPI_CALL vk_on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
+                                             VkDebugUtilsMessageTypeFlagsEXT types,
+                                             const VkDebugUtilsMessengerCallbackDataEXT *data, void *user);
 /* Formats a message into ctx->err; returns `status` so callers can `return vk_fail(...)`. */
 int vk_fail(hb_ctx *ctx, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *vk_result_str(VkResult r);
