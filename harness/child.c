@@ -10,6 +10,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The parent is gone: take the whole group along (what a kernel forked too), since a death
+ * signal reaches only this process. */
+static void child_on_parent_death(int sig)
+{
+    (void)sig;
+    kill(0, SIGKILL);
+}
+
 int child_spawn(struct child *c, void (*body)(void *arg, int fd), void *arg, struct hb_err *err)
 {
     int fds[2];
@@ -28,13 +36,14 @@ int child_spawn(struct child *c, void (*body)(void *arg, int fd), void *arg, str
     }
     if (pid == 0) {
         close(fds[0]);
-        /* Own group, so one kill reaches what a kernel or a compiler forks; dies with the
-         * parent (checked again in case the parent died before prctl). */
+        /* Own group, so one kill reaches what a kernel or a compiler forks; the group dies
+         * with the parent (checked again in case the parent died before prctl). */
         setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, child_on_parent_death);
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent)
-            _exit(1);
-        signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL);
+            kill(0, SIGKILL);
         body(arg, fds[1]);
         _exit(0);
     }

@@ -50,6 +50,9 @@ double now_ms(void)
 const char *path_exe_dir(void)
 {
     static char dir[PATH_MAX];
+    const char *env = getenv("HB_BUILD_DIR");
+    if (!dir[0] && env && *env)
+        snprintf(dir, sizeof dir, "%s", env);
     if (!dir[0]) {
         ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
         if (n <= 0) {

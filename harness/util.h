@@ -17,7 +17,8 @@ void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 double now_ms(void);
 
-/* Directory holding the running executable (build/), and the repository root above it. */
+/* Directory holding the running executable (build/: backends and kernel products), or
+ * $HB_BUILD_DIR; and the repository root above it, or $HB_ROOT. */
 const char *path_exe_dir(void);
 const char *path_root_dir(void);
 /* Joins dir and rel unless rel is absolute; the result is malloc'd. */

@@ -11,7 +11,8 @@ CHECK_LIBS   := $(or $(shell pkg-config --libs check 2>/dev/null),-lcheck -lsubu
 $(UNIT_TESTS): $(SAN_OBJ)
 $(BUILD)/san/tests/%: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HB_CFLAGS) $(SAN_FLAGS) $(CHECK_CFLAGS) -Itests -MMD -MP $< $(SAN_OBJ) -o $@ \
+	$(CC) $(HB_CFLAGS) $(SAN_FLAGS) $(CHECK_CFLAGS) -Itests -DHB_TEST_ROOT='"$(CURDIR)"' \
+	    -DHB_TEST_BUILD='"$(abspath $(BUILD))"' -MMD -MP $< $(SAN_OBJ) -o $@ \
 	    $(CHECK_LIBS) $(OPENBLAS_LIBS) -ldl -lm -lpthread
 
 # Every suite runs even after a failure, so one report shows them all. No driver is loaded,

@@ -1,0 +1,288 @@
+/* test_runner.c: the conformance run's own machinery against the real emulator backend: the
+ * child protocol (every field checked), child processes (group kill, death with the parent),
+ * planning (case selection and shards), supervision (results, a crash contained and the run
+ * going on, a hang killed) and merging shards back into one run. Needs `make` (hb_sim.so). */
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "child.h"
+#include "merge.h"
+#include "protocol.h"
+#include "runner.h"
+#include "tutil.h"
+
+static void pipe_pair(int fds[2]) { ck_assert_int_eq(pipe(fds), 0); }
+
+START_TEST(protocol_accepts_a_well_formed_result)
+{
+    int fds[2];
+    pipe_pair(fds);
+    struct msg m;
+    memset(&m, 0, sizeof m);
+    m.type = MSG_RESULT, m.index = 2, m.r.verdict = V_FAIL, m.r.cmp.classes = CLS_WRONG;
+    memset(m.r.kernel, 'k', sizeof m.r.kernel); /* no terminator: the reader adds one */
+    ck_assert_int_eq(msg_send(fds[1], &m), 0);
+    struct msg got;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(msg_recv(fds[0], &got, 1000, 3, &err), 1);
+    ck_assert_int_eq(got.r.verdict, V_FAIL);
+    ck_assert_uint_eq(strlen(got.r.kernel), sizeof got.r.kernel - 1);
+    close(fds[0]), close(fds[1]);
+}
+END_TEST
+
+START_TEST(protocol_rejects_out_of_range_fields)
+{
+    struct msg bad[4];
+    memset(bad, 0, sizeof bad);
+    bad[0].type = 99;
+    bad[1].type = MSG_BEGIN, bad[1].index = 3; /* a group of 3 cases has indices 0..2 */
+    bad[2].type = MSG_RESULT, bad[2].r.verdict = (enum hb_verdict)-1;
+    bad[3].type = MSG_RESULT, bad[3].r.cmp.classes = 1u << CLS_COUNT;
+    for (int i = 0; i < 4; i++) {
+        int fds[2];
+        pipe_pair(fds);
+        ck_assert_int_eq(msg_send(fds[1], &bad[i]), 0);
+        struct msg got;
+        struct hb_err err = {{0}};
+        ck_assert_int_eq(msg_recv(fds[0], &got, 1000, 3, &err), -3);
+        ck_assert(err.msg[0]);
+        close(fds[0]), close(fds[1]);
+    }
+}
+END_TEST
+
+static void sleep_forever_with_a_grandchild(void *arg, int fd)
+{
+    pid_t *seen = arg;
+    (void)seen;
+    pid_t g = fork();
+    if (g == 0)
+        for (;;)
+            pause();
+    child_write(fd, &g, sizeof g);
+    for (;;)
+        pause();
+}
+
+/* Running (a zombie waiting for its reaper counts as gone). */
+static int alive(pid_t pid)
+{
+    char path[64], stat[256] = "";
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = 0;
+    const char *close = strrchr(stat, ')');
+    return close && close[1] == ' ' && close[2] != 'Z';
+}
+
+START_TEST(child_kill_reaches_what_the_child_started)
+{
+    struct child ch;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(child_spawn(&ch, sleep_forever_with_a_grandchild, NULL, &err), 0);
+    pid_t grandchild = 0;
+    ck_assert_int_eq(child_read(ch.fd, &grandchild, sizeof grandchild, 5000), 1);
+    ck_assert(alive(grandchild));
+    child_kill(&ch);
+    int status = child_reap(&ch);
+    ck_assert(WIFSIGNALED(status));
+    for (int i = 0; i < 100 && alive(grandchild); i++)
+        usleep(10000);
+    ck_assert(!alive(grandchild));
+}
+END_TEST
+
+/* A parent that dies while its child hangs: the child must not outlive it. */
+START_TEST(child_dies_with_its_parent)
+{
+    int fds[2];
+    pipe_pair(fds);
+    pid_t parent = fork();
+    if (parent == 0) {
+        struct child ch;
+        struct hb_err err = {{0}};
+        if (child_spawn(&ch, sleep_forever_with_a_grandchild, NULL, &err))
+            _exit(1);
+        pid_t ids[2] = {ch.pid, 0};
+        child_read(ch.fd, &ids[1], sizeof ids[1], 5000);
+        child_write(fds[1], ids, sizeof ids);
+        _exit(0); /* as SIGKILL would: no clean-up */
+    }
+    pid_t ids[2] = {0, 0};
+    ck_assert_int_eq(child_read(fds[0], ids, sizeof ids, 5000), 1);
+    pid_t child = ids[0], grandchild = ids[1];
+    waitpid(parent, NULL, 0);
+    for (int i = 0; i < 200 && alive(child); i++)
+        usleep(10000);
+    ck_assert_msg(!alive(child), "child %d outlived its parent", (int)child);
+    /* And what the child started goes with it. */
+    for (int i = 0; i < 200 && alive(grandchild); i++)
+        usleep(10000);
+    ck_assert_msg(!alive(grandchild), "the child's own child outlived it");
+    close(fds[0]), close(fds[1]);
+}
+END_TEST
+
+static const char cases_text[] = "reduce sum_{n} n=1,100,1000,4097,9000\n"
+                                 "sgemm edge_{M}x{N}x{K} M=3,4 N=5 K=7\n";
+
+static void load(struct run_ctx *cx, struct run_opts *o, const char *dir, const char *manifest)
+{
+    memset(o, 0, sizeof *o);
+    o->cases = t_write(dir, "t.cases", cases_text);
+    o->no_builtin = 1;
+    o->manifests[o->n_manifests++] = manifest;
+    o->repeats = 2, o->timeout_s = 5, o->device = -1, o->quiet = 1;
+    memset(cx, 0, sizeof *cx);
+    cx->o = o;
+    struct hb_err err = {{0}};
+    ck_assert_msg(plan_load(cx, &err) == 0, "%s", err.msg);
+}
+
+/* A manifest for one shipped CUDA kernel, reduce or sgemm by its name. */
+static char *kernel_manifest(const char *dir, const char *name, const char *extra)
+{
+    char text[2048];
+    int reduce = !strncmp(name, "reduce", 6);
+    snprintf(text, sizeof text, "[%s]\nop = %s\nlang = cuda\nsource = %s/kernels/cuda/%s.cu\nentry = %s\n%s%s", name,
+             reduce ? "reduce" : "sgemm", HB_TEST_ROOT, name, name,
+             reduce ? "block = 256 1 1\ngrid = n/1024 1 1\nchunk = 1024\n" : "block = 16 16 1\ngrid = N/16 M/16 1\n",
+             extra);
+    return t_write(dir, "k.manifest", text);
+}
+
+START_TEST(plan_shards_split_the_cases_without_overlap)
+{
+    char *dir = t_tmpdir();
+    char *manifest = kernel_manifest(dir, "reduce_generic", "");
+    int seen[16] = {0}, total = -1;
+    for (int shard = 0; shard < 3; shard++) {
+        struct run_ctx cx;
+        struct run_opts o;
+        load(&cx, &o, dir, manifest);
+        o.shard = shard, o.shards = 3;
+        int n = plan_select_cases(&cx, NULL);
+        ck_assert_int_gt(n, 0);
+        for (int i = 0; i < cx.cases.n; i++)
+            seen[i] += cx.data[i].used;
+        total = cx.cases.n;
+        plan_free(&cx);
+        free((char *)o.cases);
+    }
+    /* Every case lands in exactly one shard (the sgemm ones are kept for the vendor library). */
+    for (int i = 0; i < total; i++)
+        ck_assert_int_eq(seen[i], 1);
+    free(manifest);
+    t_rmtree(dir);
+}
+END_TEST
+
+static struct probe sim_probe;
+
+static void run_one_group(struct run_ctx *cx, const char *kernel_name)
+{
+    struct group g = {&sim_probe, 0, 0, {32, ""}, NULL, NULL, 0};
+    for (int i = 0; i < cx->kernels.n; i++)
+        if (!strcmp(cx->kernels.k[i].name, kernel_name))
+            g.k = &cx->kernels.k[i];
+    ck_assert_ptr_nonnull(g.k);
+    plan_select_cases(cx, NULL);
+    plan_prepare(cx);
+    plan_group_cases(cx, &g);
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(rep_open(&cx->sink, NULL, NULL, &err), 0);
+    sup_run_group(cx, &g);
+    free(g.cases);
+}
+
+START_TEST(supervision_runs_every_case_of_a_correct_kernel)
+{
+    char *dir = t_tmpdir();
+    char *manifest = kernel_manifest(dir, "reduce_generic", "");
+    struct run_ctx cx;
+    struct run_opts o;
+    load(&cx, &o, dir, manifest);
+    run_one_group(&cx, "reduce_generic");
+    ck_assert_int_eq(cx.sink.n, 5);
+    ck_assert_int_eq(cx.sink.counts[V_PASS], 5);
+    rep_close(&cx.sink);
+    plan_free(&cx);
+    free((char *)o.cases), free(manifest);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(supervision_contains_a_crash_and_goes_on)
+{
+    char *dir = t_tmpdir();
+    /* fault_crash dereferences null on every case: each case is its own crash row, and no
+     * case is lost (no "expect": a crash of a kernel that claims to be right is an ERROR). */
+    char *manifest = kernel_manifest(dir, "fault_crash", "");
+    struct run_ctx cx;
+    struct run_opts o;
+    load(&cx, &o, dir, manifest);
+    run_one_group(&cx, "fault_crash");
+    ck_assert_int_eq(cx.sink.n, 2);
+    for (int i = 0; i < cx.sink.n; i++) {
+        ck_assert_int_eq(cx.sink.all[i].verdict, V_ERROR);
+        ck_assert(cx.sink.all[i].cmp.classes & CLS_CRASH);
+    }
+    rep_close(&cx.sink);
+    plan_free(&cx);
+    free((char *)o.cases), free(manifest);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(supervision_kills_a_hang_after_the_timeout)
+{
+    char *dir = t_tmpdir();
+    char *manifest = kernel_manifest(dir, "fault_timeout", "timeout = 1\ncases = edge_3x5x7\n");
+    struct run_ctx cx;
+    struct run_opts o;
+    load(&cx, &o, dir, manifest);
+    time_t t0 = time(NULL);
+    run_one_group(&cx, "fault_timeout");
+    ck_assert_int_le(time(NULL) - t0, 10);
+    ck_assert_int_eq(cx.sink.n, 1);
+    ck_assert(cx.sink.all[0].cmp.classes & CLS_TIMEOUT);
+    rep_close(&cx.sink);
+    plan_free(&cx);
+    free((char *)o.cases), free(manifest);
+    t_rmtree(dir);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    setenv("HB_ROOT", HB_TEST_ROOT, 1);
+    setenv("HB_BUILD_DIR", HB_TEST_BUILD, 1);
+    prb_probe("sim", &sim_probe);
+    Suite *s = suite_create("runner");
+    TCase *p = tcase_create("protocol");
+    tcase_add_test(p, protocol_accepts_a_well_formed_result);
+    tcase_add_test(p, protocol_rejects_out_of_range_fields);
+    suite_add_tcase(s, p);
+    TCase *c = tcase_create("child");
+    tcase_add_test(c, child_kill_reaches_what_the_child_started);
+    tcase_add_test(c, child_dies_with_its_parent);
+    suite_add_tcase(s, c);
+    TCase *pl = tcase_create("plan");
+    tcase_add_test(pl, plan_shards_split_the_cases_without_overlap);
+    suite_add_tcase(s, pl);
+    TCase *sv = tcase_create("supervise");
+    tcase_set_timeout(sv, 60);
+    tcase_add_test(sv, supervision_runs_every_case_of_a_correct_kernel);
+    tcase_add_test(sv, supervision_contains_a_crash_and_goes_on);
+    tcase_add_test(sv, supervision_kills_a_hang_after_the_timeout);
+    suite_add_tcase(s, sv);
+    return s;
+}
+
+int main(void) { return t_run(suite()); }
