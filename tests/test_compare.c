@@ -77,22 +77,24 @@ START_TEST(ulp_steps_evenly_through_subnormals)
 }
 END_TEST
 
-START_TEST(threshold_is_16_for_short_sums)
+START_TEST(threshold_is_16_for_short_sums_and_empty_gauges)
 {
-    ck_assert_double_eq(cmp_threshold(0), 16.0);
-    ck_assert_double_eq(cmp_threshold(1), 16.0);
-    ck_assert_double_eq(cmp_threshold(3), 16.0);
-    ck_assert_double_eq(cmp_threshold(64), 16.0);
-    ck_assert_double_eq(cmp_threshold(-5), 16.0);
+    ck_assert_double_eq(cmp_threshold(0, 1, 1), 16.0);
+    ck_assert_double_eq(cmp_threshold(-5, 1, 1), 16.0);
+    ck_assert_double_eq(cmp_threshold(7, 0, 0), 16.0);
+    ck_assert_double_eq(cmp_threshold(7, INFINITY, 1), 16.0);
+    ck_assert_double_eq(cmp_threshold(7, NAN, 1), 16.0);
 }
 END_TEST
 
-START_TEST(threshold_grows_as_two_sqrt_k_for_long_sums)
+START_TEST(threshold_grows_with_sqrt_k_times_magnitude_over_gauge)
 {
-    ck_assert_double_eq(cmp_threshold(100), 20.0);
-    ck_assert_double_eq(cmp_threshold(10000), 200.0);
-    ck_assert_double_eq(cmp_threshold(65536), 512.0);
-    ck_assert_double_eq_tol(cmp_threshold(1000003), 2.0 * sqrt(1000003.0), 1e-9);
+    /* 16 + 2 sqrt(len) magnitude / gauge */
+    ck_assert_double_eq(cmp_threshold(1, 1, 1), 18.0);
+    ck_assert_double_eq(cmp_threshold(100, 10, 5), 26.0);
+    ck_assert_double_eq(cmp_threshold(65536, 1, 2), 16.0 + 1024.0);
+    /* Signed data: the magnitude is ~sqrt(K) times smaller than the gauge. */
+    ck_assert_double_eq(cmp_threshold(65536, 65536, 256), 18.0);
 }
 END_TEST
 
@@ -120,7 +122,9 @@ START_TEST(sgemm_exact_copy_of_openblas_passes)
     ck_assert_int_eq(c.bad, 0);
     ck_assert_int_eq(c.elements, 4);
     ck_assert_uint_eq(c.max_ulp, 0);
-    ck_assert_double_eq(c.threshold, 16.0);
+    /* Positive data: magnitude = gauge + spread, so 16 + 2 sqrt(3) (1 + spread / gauge). */
+    ck_assert_double_gt(c.threshold, 16.0 + 2 * sqrt(3.0));
+    ck_assert_double_lt(c.threshold, 16.0 + 4 * sqrt(3.0));
     ck_assert_double_le(c.max_ratio, 1.0);
     ck_assert_int_eq(c.first_i, -1);
     ref_sgemm_free(&r);
@@ -214,7 +218,7 @@ START_TEST(sgemm_error_past_four_thresholds_is_wrong_not_suspect)
     float got[4];
     memcpy(got, r.c32, sizeof got);
     got[0] = at_ratio(&r, 0, 40.0);
-    got[1] = at_ratio(&r, 1, 80.0);
+    got[1] = at_ratio(&r, 1, 200.0); /* past 4 x (16 + 4 sqrt(3)) */
     struct cmp_result c;
     cmp_init(&c);
     cmp_sgemm(&r, got, 0, &c);
@@ -366,7 +370,24 @@ START_TEST(sgemm_exact_mode_rejects_one_ulp)
     ck_assert_int_eq(c.first_i, 1);
     ck_assert_int_eq(c.first_j, 1);
     ck_assert_uint_eq(c.max_ulp, 1);
-    /* The same 1-ulp error is far inside the tolerance outside exact mode. */
+    /* Halves times halves: the reference finds every order exact, so it holds without the flag. */
+    ck_assert_int_eq(r.exact[3], 1);
+    cmp_init(&c);
+    cmp_sgemm(&r, got, 0, &c);
+    ck_assert_uint_eq(c.classes, CLS_WRONG);
+    ref_sgemm_free(&r);
+}
+END_TEST
+
+START_TEST(sgemm_one_ulp_on_inexact_data_is_far_inside_the_bound)
+{
+    struct ref_sgemm r;
+    small_ref(&r);
+    ck_assert_int_eq(r.exact[3], 0);
+    float got[4];
+    memcpy(got, r.c32, sizeof got);
+    got[3] = nextafterf(got[3], INFINITY);
+    struct cmp_result c;
     cmp_init(&c);
     cmp_sgemm(&r, got, 0, &c);
     ck_assert_uint_eq(c.classes, 0);
@@ -402,7 +423,8 @@ START_TEST(reduce_right_partials_pass)
     ck_assert_int_eq(c.elements, 3);
     ck_assert_int_eq(c.bad, 0);
     ck_assert_double_eq(c.total_rel_err, 0.0);
-    ck_assert_double_eq(c.threshold, 16.0);
+    /* No error anywhere: the strictest threshold, block {5}: 16 + 2 (5 + 5) / 5. */
+    ck_assert_double_eq(c.threshold, 20.0);
     cmp_init(&c);
     cmp_reduce(&r, got, 1, &c);
     ck_assert_uint_eq(c.classes, 0);
@@ -444,7 +466,7 @@ START_TEST(reduce_last_short_block_is_checked)
 }
 END_TEST
 
-START_TEST(reduce_threshold_is_the_longest_blocks)
+START_TEST(reduce_threshold_follows_each_block)
 {
     float *x = calloc(10000, sizeof *x);
     ck_assert_ptr_nonnull(x);
@@ -456,7 +478,7 @@ START_TEST(reduce_threshold_is_the_longest_blocks)
     struct cmp_result c;
     cmp_init(&c);
     cmp_reduce(&r, got, 0, &c);
-    ck_assert_double_eq(c.threshold, 100.0);
+    ck_assert_double_eq(c.threshold, cmp_threshold(2500, 2500, 2500 + 50)); /* 118 */
     ck_assert_uint_eq(c.classes, 0);
     ref_reduce_free(&r);
     free(x);
@@ -560,8 +582,8 @@ static Suite *suite(void)
     tcase_add_test(ulp, ulp_neighbours_are_one_apart);
     tcase_add_test(ulp, ulp_counts_across_zero);
     tcase_add_test(ulp, ulp_steps_evenly_through_subnormals);
-    tcase_add_test(ulp, threshold_is_16_for_short_sums);
-    tcase_add_test(ulp, threshold_grows_as_two_sqrt_k_for_long_sums);
+    tcase_add_test(ulp, threshold_is_16_for_short_sums_and_empty_gauges);
+    tcase_add_test(ulp, threshold_grows_with_sqrt_k_times_magnitude_over_gauge);
     suite_add_tcase(s, ulp);
     TCase *sg = tcase_create("sgemm");
     tcase_add_test(sg, sgemm_exact_copy_of_openblas_passes);
@@ -577,13 +599,14 @@ static Suite *suite(void)
     tcase_add_test(sg, sgemm_finite_truth_beyond_flt_max_expects_inf);
     tcase_add_test(sg, sgemm_nan_reference_needs_nan);
     tcase_add_test(sg, sgemm_exact_mode_rejects_one_ulp);
+    tcase_add_test(sg, sgemm_one_ulp_on_inexact_data_is_far_inside_the_bound);
     tcase_add_test(sg, sgemm_empty_output_compares_nothing);
     suite_add_tcase(s, sg);
     TCase *rd = tcase_create("reduce");
     tcase_add_test(rd, reduce_right_partials_pass);
     tcase_add_test(rd, reduce_wrong_partial_is_named_by_block);
     tcase_add_test(rd, reduce_last_short_block_is_checked);
-    tcase_add_test(rd, reduce_threshold_is_the_longest_blocks);
+    tcase_add_test(rd, reduce_threshold_follows_each_block);
     tcase_add_test(rd, reduce_total_error_is_relative_to_the_true_sum);
     suite_add_tcase(s, rd);
     TCase *v = tcase_create("verdict");
