@@ -17,7 +17,7 @@
 #define MAX_DIM 2147483647L
 #define MAX_ELEMS 2147483647L
 
-static const char *const dist_names[DIST_COUNT] = {"exact", "uniform", "cancel", "special"};
+static const char *const dist_names[DIST_COUNT] = {"exact", "uniform", "cancel", "special", "wideint"};
 
 const char *case_dist_name(enum case_dist d) { return d < DIST_COUNT ? dist_names[d] : "?"; }
 
@@ -112,7 +112,7 @@ static int parse_dist_list(const char *val, struct list *l, const char *where, s
             if (!strcmp(str_trim(tok), dist_names[d]))
                 found = d;
         if (found < 0) {
-            err_set(err, "%s: unknown dist '%s' (exact, uniform, cancel, special)", where, tok);
+            err_set(err, "%s: unknown dist '%s' (exact, uniform, cancel, special, wideint)", where, tok);
             return -1;
         }
         if (l->n == MAX_LIST) {
