@@ -371,6 +371,29 @@ END_TEST
 START_TEST(planted_bugs_fail_on_every_reduce_case) { plant_catalogue(0); }
 END_TEST
 
+/* ---------- the rule ---------- */
+
+START_TEST(threshold_is_16_for_short_sums_and_empty_gauges)
+{
+    ck_assert_double_eq(cmp_threshold(0, 1, 1), 16.0);
+    ck_assert_double_eq(cmp_threshold(-5, 1, 1), 16.0);
+    ck_assert_double_eq(cmp_threshold(7, 0, 0), 16.0);
+    ck_assert_double_eq(cmp_threshold(7, INFINITY, 1), 16.0);
+    ck_assert_double_eq(cmp_threshold(7, NAN, 1), 16.0);
+}
+END_TEST
+
+START_TEST(threshold_grows_with_sqrt_k_times_magnitude_over_gauge)
+{
+    /* 16 + 2 sqrt(len) magnitude / gauge */
+    ck_assert_double_eq(cmp_threshold(1, 1, 1), 18.0);
+    ck_assert_double_eq(cmp_threshold(100, 10, 5), 26.0);
+    ck_assert_double_eq(cmp_threshold(65536, 1, 2), 16.0 + 1024.0);
+    /* Signed data: the magnitude is ~sqrt(K) times smaller than the gauge. */
+    ck_assert_double_eq(cmp_threshold(65536, 65536, 256), 18.0);
+}
+END_TEST
+
 /* ---------- overflow and underflow ---------- */
 
 static struct cmp_result judge_one(const float *a, const float *b, long K, float got)
@@ -458,7 +481,9 @@ static Suite *suite(void)
     tcase_add_test(t, planted_bugs_fail_on_every_sgemm_case);
     tcase_add_test(t, planted_bugs_fail_on_every_reduce_case);
     suite_add_tcase(s, t);
-    TCase *o = tcase_create("range");
+    TCase *o = tcase_create("rule");
+    tcase_add_test(o, threshold_is_16_for_short_sums_and_empty_gauges);
+    tcase_add_test(o, threshold_grows_with_sqrt_k_times_magnitude_over_gauge);
     tcase_add_test(o, truth_from_the_rounding_midpoint_up_is_inf);
     tcase_add_test(o, intermediate_overflow_is_suspect_not_a_failure);
     tcase_add_test(o, reduce_partial_overflow_is_suspect);

@@ -1,6 +1,7 @@
-/* test_compare.c: the comparison rules (compare.c): ULP distance, thresholds, the sgemm and
- * reduce checks against hand-built references, and the verdict table. References come from
- * the real ref_*_compute on small matrices; nothing is mocked. */
+/* test_compare.c: the comparison rules (compare.c): ULP distance, the sgemm and reduce
+ * checks against hand-built references, and the verdict table (the threshold itself is
+ * test_bound.c's). References come from the real ref_*_compute on small matrices; nothing
+ * is mocked. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -74,27 +75,6 @@ START_TEST(ulp_steps_evenly_through_subnormals)
     ck_assert_uint_eq(cmp_ulp(FLT_MIN, nextafterf(FLT_MIN, 0)), 1);
     /* FLT_MIN is 2^23 steps above zero: every subnormal is one. */
     ck_assert_uint_eq(cmp_ulp(FLT_MIN, 0.0f), 1u << 23);
-}
-END_TEST
-
-START_TEST(threshold_is_16_for_short_sums_and_empty_gauges)
-{
-    ck_assert_double_eq(cmp_threshold(0, 1, 1), 16.0);
-    ck_assert_double_eq(cmp_threshold(-5, 1, 1), 16.0);
-    ck_assert_double_eq(cmp_threshold(7, 0, 0), 16.0);
-    ck_assert_double_eq(cmp_threshold(7, INFINITY, 1), 16.0);
-    ck_assert_double_eq(cmp_threshold(7, NAN, 1), 16.0);
-}
-END_TEST
-
-START_TEST(threshold_grows_with_sqrt_k_times_magnitude_over_gauge)
-{
-    /* 16 + 2 sqrt(len) magnitude / gauge */
-    ck_assert_double_eq(cmp_threshold(1, 1, 1), 18.0);
-    ck_assert_double_eq(cmp_threshold(100, 10, 5), 26.0);
-    ck_assert_double_eq(cmp_threshold(65536, 1, 2), 16.0 + 1024.0);
-    /* Signed data: the magnitude is ~sqrt(K) times smaller than the gauge. */
-    ck_assert_double_eq(cmp_threshold(65536, 65536, 256), 18.0);
 }
 END_TEST
 
@@ -582,8 +562,6 @@ static Suite *suite(void)
     tcase_add_test(ulp, ulp_neighbours_are_one_apart);
     tcase_add_test(ulp, ulp_counts_across_zero);
     tcase_add_test(ulp, ulp_steps_evenly_through_subnormals);
-    tcase_add_test(ulp, threshold_is_16_for_short_sums_and_empty_gauges);
-    tcase_add_test(ulp, threshold_grows_with_sqrt_k_times_magnitude_over_gauge);
     suite_add_tcase(s, ulp);
     TCase *sg = tcase_create("sgemm");
     tcase_add_test(sg, sgemm_exact_copy_of_openblas_passes);
