@@ -1,8 +1,8 @@
 /* test_bound.c: the error bound (compare.c) proved both ways on the harness's own generators
- * (gen_fill), references (ref_*_compute) and comparisons (cmp_*): every correct fp32
- * summation order stays within a quarter of the threshold on every distribution and length,
- * and planted bugs FAIL on every case of the catalogues (shapes clipped for speed). Prints
- * both tables. Runs from the repository root (reads cases/nightly.cases). */
+ * (gen_fill), references (ref_*_compute) and comparisons (cmp_*): correct fp32 summation
+ * orders stay within a quarter of the threshold on every distribution and length; planted
+ * bugs FAIL at every length the catalogues use (shapes clipped for speed); the overflow and
+ * underflow rules. Prints both tables. Runs from the repository root (cases/nightly.cases). */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
