@@ -12,7 +12,7 @@
 #define MAX_INCLUDE_DEPTH 8
 #define MAX_LINE 4096
 
-static const char *const dist_names[DIST_COUNT] = {"exact", "uniform", "cancel", "special"};
+static const char *const dist_names[DIST_COUNT] = {"exact", "uniform", "cancel", "special", "wideint"};
 
 const char *case_dist_name(enum case_dist d) { return d < DIST_COUNT ? dist_names[d] : "?"; }
 

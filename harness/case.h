@@ -9,7 +9,7 @@
 #include "op.h"
 #include "util.h"
 
-enum case_dist { DIST_EXACT, DIST_UNIFORM, DIST_CANCEL, DIST_SPECIAL, DIST_COUNT };
+enum case_dist { DIST_EXACT, DIST_UNIFORM, DIST_CANCEL, DIST_SPECIAL, DIST_WIDEINT, DIST_COUNT };
 const char *case_dist_name(enum case_dist d);
 
 /* Special values a DIST_SPECIAL case sprinkles into its inputs. */

@@ -110,7 +110,7 @@ static int parse_dist_list(const char *val, struct list *l, const char *where, s
             if (!strcmp(str_trim(tok), case_dist_name((enum case_dist)d)))
                 found = d;
         if (found < 0) {
-            err_set(err, "%s: unknown dist '%s' (exact, uniform, cancel, special)", where, tok);
+            err_set(err, "%s: unknown dist '%s' (exact, uniform, cancel, special, wideint)", where, tok);
             return -1;
         }
         if (l->n == MAX_LIST) {

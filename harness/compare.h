@@ -17,13 +17,19 @@ enum { CMP_HEAT_NAN = 251, CMP_HEAT_UNWRITTEN = 252 };
 
 struct cmp_result {
     unsigned classes;     /* failure classes seen (verdict.h) */
-    int suspect;          /* worst ratio in the grey band above the threshold */
+    int suspect;          /* a ratio in the grey band above its threshold, or an overflow below */
     long elements;        /* elements compared (C entries, or block partials) */
-    long bad;             /* past the threshold, NaN/Inf mismatches and unwritten, together */
+    long bad;             /* past the threshold, NaN/Inf mismatches, overflows and unwritten, together */
     long nan_mismatch;
     long unwritten;
-    double threshold;     /* ratio threshold used (the largest, for reduce) */
-    double max_ratio;     /* max |got - ref64| / (eps * gauge), after the flush allowance */
+    long overflowed;      /* +-Inf or NaN where the truth is finite (or the other Inf) but terms of
+                             that sign sum to within the error bound of float overflow: an
+                             intermediate overflow some correct fp32 order may hit. Counted as
+                             suspect, never as a failure class. */
+    double threshold;     /* threshold at the element nearest its own (largest ratio / threshold);
+                             with no error anywhere, the strictest threshold applied */
+    double max_ratio;     /* |got - ref64| / (eps * gauge), after the flush allowance, at that
+                             element: max_ratio / threshold is the case's margin */
     uint64_t max_ulp;     /* max ULP distance to OpenBLAS (sgemm) / rounded float64 (reduce), over
                              elements whose magnitude stands above the error bound */
     long first_i, first_j; /* first bad element: row, column (reduce: block, -1) */
@@ -44,9 +50,13 @@ void cmp_init(struct cmp_result *r);
  * a number are UINT64_MAX apart. */
 uint64_t cmp_ulp(float a, float b);
 
-/* Pass threshold for the componentwise ratio of a sum of `len` products. */
-double cmp_threshold(long len);
+/* Pass threshold for the componentwise ratio of one output summed from `len` terms, whose
+ * gauge is sum |term| and whose magnitude is |truth| + sqrt(sum term^2) (compare.c says why).
+ * For C = alpha A B + beta C0 the terms are alpha a_k b_k and beta c0. */
+double cmp_threshold(long len, double gauge, double magnitude);
 
+/* exact: the case's distribution promises sums exact in every order, so every element must
+ * match bit for bit; elements the reference finds exact (ref->exact) are held to that anyway. */
 void cmp_sgemm(const struct ref_sgemm *ref, const float *got, int exact, struct cmp_result *out);
 void cmp_reduce(const struct ref_reduce *ref, const float *partials, int exact, struct cmp_result *out);
 

@@ -1,7 +1,8 @@
 /* gen.c: deterministic input generation (splitmix64 per case seed and stream). The value
  * families are the ones the brief asks for: exact (small multiples of 1/2, every order
  * sums exactly), uniform [-1, 1), cancellation-heavy (random signs, magnitudes 2^-20..2^20),
- * and special (uniform plus NaN, +-Inf, -0.0 and subnormals at seeded places). */
+ * special (uniform plus NaN, +-Inf, -0.0 and subnormals at seeded places), and wideint (exact
+ * too, with one factor too wide for TF32 or bf16). Not a sampler of real workloads. */
 #include "gen.h"
 
 #include <float.h>
@@ -18,6 +19,9 @@ static uint64_t splitmix64(uint64_t *state)
 /* [0, 1) with 24 random bits: every value is a float. */
 static float unit(uint64_t *s) { return (float)(splitmix64(s) >> 40) * 0x1p-24f; }
 
+/* The largest wideint value of A: odd integers of 12 bits end at 2^12 - 1. */
+#define WIDEINT_TOP 4095L
+
 int gen_exact_amplitude(long len, int factors)
 {
     /* Sums are exact while their magnitude, in units of the finest step, stays below
@@ -32,12 +36,57 @@ int gen_exact_amplitude(long len, int factors)
     return 1;
 }
 
+int gen_wideint_amplitude(long len, long *stride)
+{
+    /* In half units a term is at most 4095 * amplitude, and 4097 terms of 4095 fill the
+     * budget exactly: 4097 * 4095 = 2^24 - 1. */
+    long budget = (1L << 24) - 1, step = (len + GEN_WIDEINT_MAX - 1) / GEN_WIDEINT_MAX;
+    step = step < 1 ? 1 : step;
+    long used = (len + step - 1) / step;
+    long amp = used > 0 ? budget / (used * WIDEINT_TOP) : 8;
+    *stride = step;
+    return amp > 8 ? 8 : amp < 1 ? 1 : (int)amp;
+}
+
+/* An odd integer of exactly `bits` significant bits (1..24), random sign. */
+static float wideint_odd(uint64_t *s, int bits)
+{
+    uint64_t r = splitmix64(s);
+    long v = bits < 2 ? 1 : (1L << (bits - 1)) + 1 + 2 * (long)((r >> 1) % (1ull << (bits - 2)));
+    return (float)((r & 1) ? -v : v);
+}
+
+/* gemm: A (stream 0) odd integers of 12 bits, 2049..4095, so a TF32 (11-bit) or bf16
+ * (8-bit) copy differs in every element; B (stream 1) halves j/2, |j| <= amplitude, on
+ * every stride-th row of K and zero elsewhere, so at most 4097 terms per output are
+ * nonzero and every sum is exact. reduce: odd integers as wide as len terms allow. */
+static float wideint_value(uint64_t *s, const struct hb_case *c, long len, int stream, size_t i)
+{
+    if (!op_is_gemm(c->op)) {
+        int bits = 1;
+        while (bits < 24 && len * ((1L << (bits + 1)) - 1) <= (1L << 24) - 1)
+            bits++;
+        return wideint_odd(s, bits);
+    }
+    if (stream == 0)
+        return wideint_odd(s, 12); /* at most WIDEINT_TOP */
+    long stride;
+    int amp = gen_wideint_amplitude(len, &stride);
+    float v = (float)((long)(splitmix64(s) % (uint64_t)(2 * amp + 1)) - amp) * 0.5f;
+    long row = c->N > 0 ? (long)(i / (size_t)c->N) : 0;
+    return row % stride ? 0.0f : v;
+}
+
 void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int stream)
 {
     uint64_t s = c->seed * 0x2545f4914f6cdd1dull + (uint64_t)stream * 0x9e3779b97f4a7c15ull + 1;
-    int amp = gen_exact_amplitude(len < 1 ? 1 : len, op_is_gemm(c->op) ? 2 : 1);
+    len = len < 1 ? 1 : len;
+    int amp = gen_exact_amplitude(len, op_is_gemm(c->op) ? 2 : 1);
     for (size_t i = 0; i < n; i++) {
         switch (c->dist) {
+        case DIST_WIDEINT:
+            out[i] = wideint_value(&s, c, len, stream, i);
+            break;
         case DIST_EXACT:
             out[i] = (float)((long)(splitmix64(&s) % (uint64_t)(2 * amp + 1)) - amp) * 0.5f;
             break;

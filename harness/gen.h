@@ -9,11 +9,19 @@
 #include "case.h"
 
 /* Fills n floats. `len` is the accumulation length each output sums over (K for sgemm,
- * the chunk for reduce): DIST_EXACT picks magnitudes small enough for every sum of that
- * length to be exact in float, in any order. `stream` separates A from B. */
+ * the chunk for reduce): DIST_EXACT and DIST_WIDEINT pick magnitudes small enough for every
+ * sum of that length to be exact in float, in any order. `stream` separates A from B
+ * (row-major M x K and K x N: DIST_WIDEINT reads the row of B from c->N). */
 void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int stream);
 
 /* Exact-distribution amplitude: values are j/2 for |j| <= amplitude. */
 int gen_exact_amplitude(long len, int factors);
+
+/* Wideint distribution (gemm): A holds odd integers of 12 significant bits (2049..4095, not
+ * representable in TF32 or bf16); B holds j/2, |j| <= the amplitude returned, on every
+ * *stride-th row of K and zeros elsewhere, so that at most GEN_WIDEINT_MAX terms of each sum
+ * are nonzero and every sum is exact in float. */
+#define GEN_WIDEINT_MAX 4097
+int gen_wideint_amplitude(long len, long *stride);
 
 #endif

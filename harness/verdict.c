@@ -49,6 +49,11 @@ static enum hb_verdict judge_claimed_good(const struct cmp_result *r, const char
         snprintf(why, why_len, "%s", seen);
         return r->classes & CLS_ERRORS ? V_ERROR : V_FAIL;
     }
+    if (r->suspect && r->overflowed) {
+        snprintf(why, why_len, "%ld elements overflowed to Inf/NaN where terms reach FLT_MAX: an fp32 order may",
+                 r->overflowed);
+        return V_SUSPECT;
+    }
     if (r->suspect) {
         snprintf(why, why_len, "ratio %.3g in the grey band above %.3g", r->max_ratio, r->threshold);
         return V_SUSPECT;

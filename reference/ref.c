@@ -1,6 +1,8 @@
 /* ref.c: OpenBLAS and float64 references (see ref.h). float64 is the truth: a product of
  * two floats is exact in double and K <= 2^31 terms lose at most K * 2^-53 relatively,
- * far below float's 2^-24, so the references' own error is negligible in every bound. */
+ * far below float's 2^-24, so the references' own error is negligible in every bound.
+ * The per-output figures come from the same dgemm on transformed inputs (|.|, squares,
+ * subnormal parts) and from per-row and per-column grids; no per-element loop over K. */
 #include "ref.h"
 
 #include <cblas.h>
@@ -23,14 +25,16 @@ static void *ref_calloc(size_t n, size_t size)
 
 static int is_subnormal(float v) { return v != 0 && fabsf(v) < FLT_MIN; }
 
-static double *promote(const float *src, size_t n, int absolute, int subnormal_only)
+enum promotion { AS_IS, ABSOLUTE, SQUARE, SUBNORMAL_ABS };
+
+static double *promote(const float *src, size_t n, enum promotion how)
 {
     double *d = ref_calloc(n, sizeof *d);
     for (size_t i = 0; i < n; i++) {
         double v = src[i];
-        if (subnormal_only && !is_subnormal(src[i]))
+        if (how == SUBNORMAL_ABS && !is_subnormal(src[i]))
             v = 0;
-        d[i] = absolute ? fabs(v) : v;
+        d[i] = how == AS_IS ? v : how == SQUARE ? v * v : fabs(v);
     }
     return d;
 }
@@ -43,6 +47,31 @@ static int any_subnormal(const float *v, size_t n)
     return 0;
 }
 
+/* The largest power of two dividing v, folded into a running minimum: zeros add no
+ * constraint; subnormal and non-finite values give 0 (no grid a flushing device keeps). */
+static double grid_min(double q, float v)
+{
+    if (v == 0)
+        return q;
+    if (!isfinite(v) || is_subnormal(v))
+        return 0;
+    int e;
+    float f = frexpf(fabsf(v), &e); /* v = f 2^e, f in [0.5, 1): f 2^24 is an integer */
+    unsigned long m = (unsigned long)ldexpf(f, 24);
+    int low = 0;
+    while (!(m & 1))
+        m >>= 1, low++;
+    double bit = ldexp(1.0, e - 24 + low);
+    return bit < q ? bit : q;
+}
+
+/* Every order is exact when the terms are multiples of q >= FLT_MIN (no subnormal can
+ * appear) and their absolute sum is at most 2^24 q (every partial sum is a float). */
+static int exact_on_grid(double gauge, double q)
+{
+    return gauge == 0 || (q >= FLT_MIN && gauge <= 0x1p24 * q && gauge <= FLT_MAX);
+}
+
 /* C = A * B in float64, row-major, with OpenBLAS; K = 0 gives zeros. */
 static void dgemm(double *C, const double *A, const double *B, long M, long N, long K)
 {
@@ -52,42 +81,107 @@ static void dgemm(double *C, const double *A, const double *B, long M, long N, l
                 (blasint)(K ? K : 1), B, (blasint)N, 0.0, C, (blasint)N);
 }
 
+/* C = op(A) op(B) for one promotion of both inputs. */
+static void dgemm_as(double *C, const float *A, const float *B, long M, long N, long K, enum promotion how)
+{
+    double *a = promote(A, (size_t)M * K, how), *b = promote(B, (size_t)K * N, how);
+    dgemm(C, a, b, M, N, K);
+    free(a), free(b);
+}
+
+/* A device may flush subnormal inputs to zero (Vulkan allows it unless denormPreserve is
+ * set): each flushed factor can drop |a||b| from the sum: |A_sub||B| + |A||B_sub|. */
+static void sgemm_input_flush(struct ref_sgemm *r, const float *A, const float *B)
+{
+    long M = r->M, N = r->N, K = r->K;
+    size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+    if (!any_subnormal(A, mk) && !any_subnormal(B, kn))
+        return;
+    double *as = promote(A, mk, SUBNORMAL_ABS), *b = promote(B, kn, ABSOLUTE);
+    double *a = promote(A, mk, ABSOLUTE), *bs = promote(B, kn, SUBNORMAL_ABS);
+    double *part = ref_calloc(mn, sizeof *part);
+    r->flush = ref_calloc(mn, sizeof *r->flush);
+    dgemm(r->flush, as, b, M, N, K);
+    dgemm(part, a, bs, M, N, K);
+    for (size_t i = 0; i < mn; i++)
+        r->flush[i] += part[i];
+    free(as), free(b), free(a), free(bs), free(part);
+}
+
+/* Grids per row of A and column of B bound the grid of every product a_ik b_kj. Off the
+ * FLT_MIN grid, each of the K products and K additions may be subnormal and lose < FLT_MIN. */
+static void sgemm_grids(struct ref_sgemm *r, const float *A, const float *B)
+{
+    long M = r->M, N = r->N, K = r->K;
+    double *qa = ref_calloc((size_t)M + 1, sizeof *qa), *qb = ref_calloc((size_t)N + 1, sizeof *qb);
+    for (long i = 0; i < M; i++) {
+        qa[i] = INFINITY;
+        for (long k = 0; k < K; k++)
+            qa[i] = grid_min(qa[i], A[i * K + k]);
+    }
+    for (long j = 0; j < N; j++)
+        qb[j] = INFINITY;
+    for (long k = 0; k < K; k++)
+        for (long j = 0; j < N; j++)
+            qb[j] = grid_min(qb[j], B[k * N + j]);
+    for (long i = 0; i < M; i++)
+        for (long j = 0; j < N; j++) {
+            size_t at = (size_t)i * N + j;
+            double q = qa[i] * qb[j]; /* NaN (inf * 0) only where a zero row meets a bad column */
+            r->exact[at] = (unsigned char)exact_on_grid(r->gauge[at], q);
+            if (r->gauge[at] == 0 || q >= FLT_MIN)
+                continue;
+            if (!r->flush)
+                r->flush = ref_calloc((size_t)M * N, sizeof *r->flush);
+            r->flush[at] += 2.0 * (double)K * FLT_MIN;
+        }
+    free(qa), free(qb);
+}
+
 void ref_sgemm_compute(struct ref_sgemm *r, const float *A, const float *B, long M, long N, long K)
 {
-    size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+    size_t mn = (size_t)M * N;
     memset(r, 0, sizeof *r);
     r->M = M, r->N = N, r->K = K;
     r->c32 = ref_calloc(mn, sizeof *r->c32);
     r->c64 = ref_calloc(mn, sizeof *r->c64);
     r->gauge = ref_calloc(mn, sizeof *r->gauge);
+    r->spread = ref_calloc(mn, sizeof *r->spread);
+    r->exact = ref_calloc(mn + 1, sizeof *r->exact);
     if (M && N)
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, 1.0f, A,
                     (blasint)(K ? K : 1), B, (blasint)N, 0.0f, r->c32, (blasint)N);
-    double *a = promote(A, mk, 0, 0), *b = promote(B, kn, 0, 0);
-    dgemm(r->c64, a, b, M, N, K);
-    free(a), free(b);
-    a = promote(A, mk, 1, 0), b = promote(B, kn, 1, 0);
-    dgemm(r->gauge, a, b, M, N, K);
-    if (any_subnormal(A, mk) || any_subnormal(B, kn)) {
-        /* A device may flush subnormal inputs to zero (Vulkan allows it unless
-         * denormPreserve is set): each flushed factor can drop |a||b| from the sum.
-         * flush = |A_sub||B| + |A||B_sub| bounds that. */
-        r->flush = ref_calloc(mn, sizeof *r->flush);
-        double *as = promote(A, mk, 1, 1), *bs = promote(B, kn, 1, 1);
-        double *part = ref_calloc(mn, sizeof *part);
-        dgemm(r->flush, as, b, M, N, K);
-        dgemm(part, a, bs, M, N, K);
-        for (size_t i = 0; i < mn; i++)
-            r->flush[i] += part[i];
-        free(as), free(bs), free(part);
-    }
-    free(a), free(b);
+    dgemm_as(r->c64, A, B, M, N, K, AS_IS);
+    dgemm_as(r->gauge, A, B, M, N, K, ABSOLUTE);
+    dgemm_as(r->spread, A, B, M, N, K, SQUARE);
+    for (size_t i = 0; i < mn; i++)
+        r->spread[i] = sqrt(r->spread[i]);
+    sgemm_input_flush(r, A, B);
+    sgemm_grids(r, A, B);
 }
 
 void ref_sgemm_free(struct ref_sgemm *r)
 {
-    free(r->c32), free(r->c64), free(r->gauge), free(r->flush);
+    free(r->c32), free(r->c64), free(r->gauge), free(r->spread), free(r->flush), free(r->exact);
     memset(r, 0, sizeof *r);
+}
+
+/* One block's figures; returns what flushing may lose there. */
+static double reduce_block(struct ref_reduce *r, long b, const float *x, long len)
+{
+    double p = 0, g = 0, sq = 0, sub = 0, q = INFINITY;
+    for (long i = 0; i < len; i++) {
+        double v = x[i];
+        p += v, g += fabs(v), sq += v * v;
+        if (is_subnormal(x[i]))
+            sub += fabs(v);
+        q = grid_min(q, x[i]);
+    }
+    r->partial64[b] = p;
+    r->gauge[b] = g;
+    r->spread[b] = sqrt(sq);
+    r->exact[b] = (unsigned char)exact_on_grid(g, q);
+    return sub + (g != 0 && !(q >= FLT_MIN) ? (double)len * FLT_MIN : 0);
 }
 
 void ref_reduce_compute(struct ref_reduce *r, const float *x, long n, long chunk)
@@ -95,37 +189,32 @@ void ref_reduce_compute(struct ref_reduce *r, const float *x, long n, long chunk
     memset(r, 0, sizeof *r);
     r->n = n, r->chunk = chunk;
     r->blocks = (n + chunk - 1) / chunk;
-    r->partial64 = ref_calloc((size_t)r->blocks, sizeof *r->partial64);
-    r->gauge = ref_calloc((size_t)r->blocks, sizeof *r->gauge);
-    int subnormals = any_subnormal(x, (size_t)n);
-    if (subnormals)
-        r->flush = ref_calloc((size_t)r->blocks, sizeof *r->flush);
+    size_t nb = (size_t)r->blocks;
+    r->partial64 = ref_calloc(nb, sizeof *r->partial64);
+    r->gauge = ref_calloc(nb, sizeof *r->gauge);
+    r->spread = ref_calloc(nb, sizeof *r->spread);
+    r->exact = ref_calloc(nb + 1, sizeof *r->exact);
     double sum = 0, comp = 0; /* Neumaier's compensated sum for the total */
     for (long b = 0; b < r->blocks; b++) {
-        long end = (b + 1) * chunk < n ? (b + 1) * chunk : n;
-        double p = 0, g = 0, f = 0;
-        for (long i = b * chunk; i < end; i++) {
-            double v = x[i];
-            p += v;
-            g += fabs(v);
-            if (subnormals && is_subnormal(x[i]))
-                f += fabs(v);
-            double t = sum + v;
+        long start = b * chunk, end = start + chunk < n ? start + chunk : n;
+        double f = reduce_block(r, b, x + start, end - start);
+        if (f > 0 && !r->flush)
+            r->flush = ref_calloc(nb, sizeof *r->flush);
+        if (f > 0)
+            r->flush[b] = f;
+        r->total_abs += r->gauge[b];
+        for (long i = start; i < end; i++) {
+            double v = x[i], t = sum + v;
             comp += fabs(sum) >= fabs(v) ? (sum - t) + v : (v - t) + sum;
             sum = t;
         }
-        r->partial64[b] = p;
-        r->gauge[b] = g;
-        if (r->flush)
-            r->flush[b] = f;
-        r->total_abs += g;
     }
     r->total64 = sum + comp;
 }
 
 void ref_reduce_free(struct ref_reduce *r)
 {
-    free(r->partial64), free(r->gauge), free(r->flush);
+    free(r->partial64), free(r->gauge), free(r->spread), free(r->flush), free(r->exact);
     memset(r, 0, sizeof *r);
 }
 

@@ -1,25 +1,41 @@
 /* ref.h: the references every verdict is measured against, computed once per case on the
  * host and shared by every kernel, backend and width: OpenBLAS sgemm (the float result a
- * user would compare with), float64 products and sums (the truth), and the gauges
- * |A||B| and sum |x| that scale the error bounds. Knows nothing of devices or verdicts. */
+ * user would compare with), float64 products and sums (the truth), and per output the
+ * figures the error bound reads (compare.c derives it): the gauge |A||B| or sum |x|, the
+ * spread, what flushing subnormals may change, and whether every order is exact.
+ * Knows nothing of devices or verdicts. */
 #ifndef HB_REF_H
 #define HB_REF_H
 
 #include <stddef.h>
 
+/* Per output (C element or block partial), the sum of its terms t_k (a_ik b_kj, or x_i):
+ *   gauge   sum |t_k|: sblat3's scale, and the largest any partial sum can be
+ *   spread  sqrt(sum t_k^2): the size of a random-signed walk through the terms
+ *   flush   what a device that flushes subnormals to zero may lose: sum |t_k| over terms with
+ *           a subnormal factor, plus FLT_MIN per term and per addition where the terms lie
+ *           off the FLT_MIN grid (only there can a product or partial sum be subnormal);
+ *           NULL when no output has either
+ *   exact   1 where every summation order, fused or not, flushing or not, gives the float64
+ *           value exactly: all terms are multiples of a grid q >= FLT_MIN and the gauge is at
+ *           most 2^24 q, so every partial sum is a float */
 struct ref_sgemm {
     long M, N, K;
     float *c32;     /* cblas_sgemm */
     double *c64;    /* cblas_dgemm on the promoted inputs */
-    double *gauge;  /* (|A| |B|)_ij in float64 */
-    double *flush;  /* what flushing subnormal inputs to zero may change, NULL when there are none */
+    double *gauge;  /* (|A| |B|)_ij */
+    double *spread; /* sqrt((A.^2)(B.^2))_ij */
+    double *flush;
+    unsigned char *exact;
 };
 
 struct ref_reduce {
     long n, chunk, blocks;
     double *partial64; /* per block: float64 sum of its chunk */
     double *gauge;     /* per block: sum of |x| */
-    double *flush;     /* per block: sum of |x| over subnormal x, NULL when there are none */
+    double *spread;    /* per block: sqrt(sum of x^2) */
+    double *flush;
+    unsigned char *exact;
     double total64;    /* compensated sum of all of x */
     double total_abs;
 };

@@ -198,6 +198,16 @@ if [ -n "$(device_count vulkan)" ] && [ "$(device_count vulkan)" != 0 ]; then
         "find(case='long_2x3x65537')[0]['verdict'] == 'XFAIL' and 'known bug' in find(case='long_2x3x65537')[0]['why']"
 fi
 
+if [ -n "$(device_count sim)" ]; then
+    echo "integration: bounds that follow the data (compare.c)"
+    "$H" run --backend sim --width 32 --kernel 'cuda/sgemm_tiled' --case 'long_*_17x16x65537' \
+        --json "$T/bound.jsonl" --quiet >"$T/out" 2>&1
+    json_check "long uniform K is judged near 21, not max(16, 2 sqrt K) = 512" "$T/bound.jsonl" \
+        "[r['verdict'] for r in find(case='long_uniform_17x16x65537')] == ['PASS'] and find(case='long_uniform_17x16x65537')[0]['threshold'] < 30"
+    json_check "wideint long K is exact and passes bit for bit" "$T/bound.jsonl" \
+        "[(r['verdict'], r['max_ratio'], r['max_ulp']) for r in find(case='long_wideint_17x16x65537')] == [('PASS', 0, 0)]"
+fi
+
 echo
 echo "integration: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

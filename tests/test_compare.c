@@ -1,6 +1,7 @@
-/* test_compare.c: the comparison rules (compare.c): ULP distance, thresholds, the sgemm and
- * reduce checks against hand-built references, and the verdict table. References come from
- * the real ref_*_compute on small matrices; nothing is mocked. */
+/* test_compare.c: the comparison rules (compare.c): ULP distance, the sgemm and reduce
+ * checks against hand-built references, and the verdict table (the threshold itself is
+ * test_bound.c's). References come from the real ref_*_compute on small matrices; nothing
+ * is mocked. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -78,25 +79,6 @@ START_TEST(ulp_steps_evenly_through_subnormals)
 }
 END_TEST
 
-START_TEST(threshold_is_16_for_short_sums)
-{
-    ck_assert_double_eq(cmp_threshold(0), 16.0);
-    ck_assert_double_eq(cmp_threshold(1), 16.0);
-    ck_assert_double_eq(cmp_threshold(3), 16.0);
-    ck_assert_double_eq(cmp_threshold(64), 16.0);
-    ck_assert_double_eq(cmp_threshold(-5), 16.0);
-}
-END_TEST
-
-START_TEST(threshold_grows_as_two_sqrt_k_for_long_sums)
-{
-    ck_assert_double_eq(cmp_threshold(100), 20.0);
-    ck_assert_double_eq(cmp_threshold(10000), 200.0);
-    ck_assert_double_eq(cmp_threshold(65536), 512.0);
-    ck_assert_double_eq_tol(cmp_threshold(1000003), 2.0 * sqrt(1000003.0), 1e-9);
-}
-END_TEST
-
 /* 2x3 times 3x2 of positive non-integers, so the gauge equals |C| and c32 is rounded. */
 static const float A23[6] = {0.1f, 0.7f, 1.3f, 2.9f, 0.37f, 5.5f};
 static const float B32[6] = {1.1f, 0.3f, 2.2f, 0.05f, 0.9f, 7.7f};
@@ -121,7 +103,9 @@ START_TEST(sgemm_exact_copy_of_openblas_passes)
     ck_assert_int_eq(c.bad, 0);
     ck_assert_int_eq(c.elements, 4);
     ck_assert_uint_eq(c.max_ulp, 0);
-    ck_assert_double_eq(c.threshold, 16.0);
+    /* Positive data: magnitude = gauge + spread, so 16 + 2 sqrt(3) (1 + spread / gauge). */
+    ck_assert_double_gt(c.threshold, 16.0 + 2 * sqrt(3.0));
+    ck_assert_double_lt(c.threshold, 16.0 + 4 * sqrt(3.0));
     ck_assert_double_le(c.max_ratio, 1.0);
     ck_assert_int_eq(c.first_i, -1);
     ref_sgemm_free(&r);
@@ -215,7 +199,7 @@ START_TEST(sgemm_error_past_four_thresholds_is_wrong_not_suspect)
     float got[4];
     memcpy(got, r.c32, sizeof got);
     got[0] = at_ratio(&r, 0, 40.0);
-    got[1] = at_ratio(&r, 1, 80.0);
+    got[1] = at_ratio(&r, 1, 200.0); /* past 4 x (16 + 4 sqrt(3)) */
     struct cmp_result c;
     cmp_init(&c);
     cmp_sgemm(&r, got, 0, &c);
@@ -367,7 +351,24 @@ START_TEST(sgemm_exact_mode_rejects_one_ulp)
     ck_assert_int_eq(c.first_i, 1);
     ck_assert_int_eq(c.first_j, 1);
     ck_assert_uint_eq(c.max_ulp, 1);
-    /* The same 1-ulp error is far inside the tolerance outside exact mode. */
+    /* Halves times halves: the reference finds every order exact, so it holds without the flag. */
+    ck_assert_int_eq(r.exact[3], 1);
+    cmp_init(&c);
+    cmp_sgemm(&r, got, 0, &c);
+    ck_assert_uint_eq(c.classes, CLS_WRONG);
+    ref_sgemm_free(&r);
+}
+END_TEST
+
+START_TEST(sgemm_one_ulp_on_inexact_data_is_far_inside_the_bound)
+{
+    struct ref_sgemm r;
+    small_ref(&r);
+    ck_assert_int_eq(r.exact[3], 0);
+    float got[4];
+    memcpy(got, r.c32, sizeof got);
+    got[3] = nextafterf(got[3], INFINITY);
+    struct cmp_result c;
     cmp_init(&c);
     cmp_sgemm(&r, got, 0, &c);
     ck_assert_uint_eq(c.classes, 0);
@@ -403,7 +404,8 @@ START_TEST(reduce_right_partials_pass)
     ck_assert_int_eq(c.elements, 3);
     ck_assert_int_eq(c.bad, 0);
     ck_assert_double_eq(c.total_rel_err, 0.0);
-    ck_assert_double_eq(c.threshold, 16.0);
+    /* No error anywhere: the strictest threshold, block {5}: 16 + 2 (5 + 5) / 5. */
+    ck_assert_double_eq(c.threshold, 20.0);
     cmp_init(&c);
     cmp_reduce(&r, got, 1, &c);
     ck_assert_uint_eq(c.classes, 0);
@@ -445,7 +447,7 @@ START_TEST(reduce_last_short_block_is_checked)
 }
 END_TEST
 
-START_TEST(reduce_threshold_is_the_longest_blocks)
+START_TEST(reduce_threshold_follows_each_block)
 {
     float *x = calloc(10000, sizeof *x);
     ck_assert_ptr_nonnull(x);
@@ -457,7 +459,7 @@ START_TEST(reduce_threshold_is_the_longest_blocks)
     struct cmp_result c;
     cmp_init(&c);
     cmp_reduce(&r, got, 0, &c);
-    ck_assert_double_eq(c.threshold, 100.0);
+    ck_assert_double_eq(c.threshold, cmp_threshold(2500, 2500, 2500 + 50)); /* 118 */
     ck_assert_uint_eq(c.classes, 0);
     ref_reduce_free(&r);
     free(x);
@@ -493,8 +495,6 @@ static Suite *suite(void)
     tcase_add_test(ulp, ulp_neighbours_are_one_apart);
     tcase_add_test(ulp, ulp_counts_across_zero);
     tcase_add_test(ulp, ulp_steps_evenly_through_subnormals);
-    tcase_add_test(ulp, threshold_is_16_for_short_sums);
-    tcase_add_test(ulp, threshold_grows_as_two_sqrt_k_for_long_sums);
     suite_add_tcase(s, ulp);
     TCase *sg = tcase_create("sgemm");
     tcase_add_test(sg, sgemm_exact_copy_of_openblas_passes);
@@ -510,13 +510,14 @@ static Suite *suite(void)
     tcase_add_test(sg, sgemm_finite_truth_beyond_flt_max_expects_inf);
     tcase_add_test(sg, sgemm_nan_reference_needs_nan);
     tcase_add_test(sg, sgemm_exact_mode_rejects_one_ulp);
+    tcase_add_test(sg, sgemm_one_ulp_on_inexact_data_is_far_inside_the_bound);
     tcase_add_test(sg, sgemm_empty_output_compares_nothing);
     suite_add_tcase(s, sg);
     TCase *rd = tcase_create("reduce");
     tcase_add_test(rd, reduce_right_partials_pass);
     tcase_add_test(rd, reduce_wrong_partial_is_named_by_block);
     tcase_add_test(rd, reduce_last_short_block_is_checked);
-    tcase_add_test(rd, reduce_threshold_is_the_longest_blocks);
+    tcase_add_test(rd, reduce_threshold_follows_each_block);
     tcase_add_test(rd, reduce_total_error_is_relative_to_the_true_sum);
     suite_add_tcase(s, rd);
     return s;

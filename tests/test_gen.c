@@ -1,11 +1,12 @@
 /* test_gen.c: input generation (gen.c): same seed and stream give the same bits, streams and
- * seeds differ, each distribution stays in its range, and special cases hold every special
- * value they ask for. */
+ * seeds differ, each distribution stays in its range, special cases hold every special
+ * value they ask for, and wideint data are as wide as promised and exact (by ref.c). */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "gen.h"
+#include "ref.h"
 #include "tutil.h"
 
 #define NV 4096
@@ -162,6 +163,83 @@ START_TEST(non_special_dists_hold_no_specials)
 }
 END_TEST
 
+START_TEST(wideint_a_holds_odd_integers_of_12_bits)
+{
+    struct hb_case c = mk(OP_SGEMM, DIST_WIDEINT, 21, 0);
+    gen_fill(a, NV, &c, 65537, 0);
+    int neg = 0;
+    for (int i = 0; i < NV; i++) {
+        float m = fabsf(a[i]);
+        /* odd and above 2^11: 12 significant bits, more than TF32 (11) or bf16 (8) hold */
+        ck_assert(m >= 2049 && m <= 4095 && fmodf(m, 2) == 1);
+        neg += a[i] < 0;
+    }
+    ck_assert(neg > 0 && neg < NV);
+}
+END_TEST
+
+START_TEST(wideint_b_holds_halves_on_every_stride_th_row)
+{
+    long stride;
+    ck_assert_int_eq(gen_wideint_amplitude(1, &stride), 8);
+    ck_assert_int_eq(stride, 1);
+    ck_assert_int_eq(gen_wideint_amplitude(2048, &stride), 2);
+    ck_assert_int_eq(gen_wideint_amplitude(4097, &stride), 1);
+    ck_assert_int_eq(stride, 1);
+    ck_assert_int_eq(gen_wideint_amplitude(4098, &stride), 1);
+    ck_assert_int_eq(stride, 2);
+    ck_assert_int_eq(gen_wideint_amplitude(65537, &stride), 1);
+    ck_assert_int_eq(stride, 16);
+    struct hb_case c = mk(OP_SGEMM, DIST_WIDEINT, 21, 0);
+    c.N = 3;
+    gen_fill(a, NV, &c, 65537, 1);
+    int nonzero = 0;
+    for (int i = 0; i < NV; i++) {
+        ck_assert(fabsf(a[i]) <= 0.5f && rintf(2 * a[i]) == 2 * a[i]);
+        ck_assert(a[i] == 0 || (i / 3) % 16 == 0);
+        nonzero += a[i] != 0;
+    }
+    ck_assert_int_gt(nonzero, 0);
+}
+END_TEST
+
+START_TEST(wideint_sums_are_exact_at_every_length)
+{
+    const long lens[] = {1, 17, 2048, 4097, 4098, 65537, 262145};
+    for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+        long K = lens[l];
+        struct hb_case c = mk(OP_SGEMM, DIST_WIDEINT, 33, 0);
+        c.M = 2, c.N = 3, c.K = K;
+        float *A = calloc((size_t)K * 2, sizeof *A), *B = calloc((size_t)K * 3, sizeof *B);
+        ck_assert(A && B);
+        gen_fill(A, (size_t)K * 2, &c, K, 0);
+        gen_fill(B, (size_t)K * 3, &c, K, 1);
+        struct ref_sgemm r;
+        ref_sgemm_compute(&r, A, B, 2, 3, K);
+        for (int i = 0; i < 6; i++)
+            ck_assert_msg(r.exact[i], "K %ld element %d", K, i);
+        ref_sgemm_free(&r);
+        free(A), free(B);
+    }
+}
+END_TEST
+
+START_TEST(wideint_reduce_is_as_wide_as_the_length_allows)
+{
+    struct hb_case c = mk(OP_REDUCE, DIST_WIDEINT, 5, 0);
+    gen_fill(a, NV, &c, 1024, 0); /* 1024 * (2^14 - 1) < 2^24 <= 1024 * (2^15 - 1) */
+    for (int i = 0; i < NV; i++) {
+        float m = fabsf(a[i]);
+        ck_assert(m >= 8193 && m <= 16383 && fmodf(m, 2) == 1);
+    }
+    struct ref_reduce r;
+    ref_reduce_compute(&r, a, NV, 1024);
+    for (long b = 0; b < r.blocks; b++)
+        ck_assert(r.exact[b]);
+    ref_reduce_free(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gen");
@@ -174,6 +252,10 @@ static Suite *suite(void)
     tcase_add_test(t, cancel_values_span_magnitudes_with_both_signs);
     tcase_add_test(t, special_holds_each_value_asked_for);
     tcase_add_test(t, non_special_dists_hold_no_specials);
+    tcase_add_test(t, wideint_a_holds_odd_integers_of_12_bits);
+    tcase_add_test(t, wideint_b_holds_halves_on_every_stride_th_row);
+    tcase_add_test(t, wideint_sums_are_exact_at_every_length);
+    tcase_add_test(t, wideint_reduce_is_as_wide_as_the_length_allows);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,6 +1,7 @@
 /* test_ref.c: the host references (reference/ref.c): known small products in float and
- * float64, the |A||B| gauge, empty shapes, the subnormal flush allowance, and reduce
- * partials, gauges and the compensated total. Runs the real OpenBLAS. */
+ * float64, the |A||B| gauge, the spread, exactness on a grid, empty shapes, the flush
+ * allowance (subnormal inputs; products and sums off the FLT_MIN grid), and reduce partials,
+ * gauges and the compensated total. Runs the real OpenBLAS. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -108,8 +109,9 @@ START_TEST(sgemm_flush_bounds_what_a_subnormal_input_contributes)
     struct ref_sgemm r;
     ref_sgemm_compute(&r, a, B, 2, 2, 3);
     ck_assert_ptr_nonnull(r.flush);
-    ck_assert_double_eq(r.flush[0], (double)sub * 7);
-    ck_assert_double_eq(r.flush[1], (double)sub * 8);
+    /* Row 0 is off the FLT_MIN grid too: 2 K FLT_MIN for products and sums that may flush. */
+    ck_assert_double_eq(r.flush[0], (double)sub * 7 + 6.0 * FLT_MIN);
+    ck_assert_double_eq(r.flush[1], (double)sub * 8 + 6.0 * FLT_MIN);
     ck_assert_double_eq(r.flush[2], 0.0);
     ck_assert_double_eq(r.flush[3], 0.0);
     ref_sgemm_free(&r);
@@ -120,8 +122,8 @@ START_TEST(sgemm_flush_bounds_what_a_subnormal_input_contributes)
     ref_sgemm_compute(&r, A, b, 2, 2, 3);
     ck_assert_ptr_nonnull(r.flush);
     ck_assert_double_eq(r.flush[0], 0.0);
-    ck_assert_double_eq(r.flush[1], 3 * (double)sub);
-    ck_assert_double_eq(r.flush[3], 6 * (double)sub);
+    ck_assert_double_eq(r.flush[1], 3 * (double)sub + 6.0 * FLT_MIN);
+    ck_assert_double_eq(r.flush[3], 6 * (double)sub + 6.0 * FLT_MIN);
     ref_sgemm_free(&r);
 }
 END_TEST
@@ -184,8 +186,79 @@ START_TEST(reduce_flush_counts_subnormals_per_block)
     struct ref_reduce r;
     ref_reduce_compute(&r, x, 4, 2);
     ck_assert_ptr_nonnull(r.flush);
-    ck_assert_double_eq(r.flush[0], (double)1e-40f);
-    ck_assert_double_eq(r.flush[1], (double)1e-39f);
+    ck_assert_double_eq(r.flush[0], (double)1e-40f + 2.0 * FLT_MIN);
+    ck_assert_double_eq(r.flush[1], (double)1e-39f + 2.0 * FLT_MIN);
+    ref_reduce_free(&r);
+}
+END_TEST
+
+START_TEST(sgemm_spread_is_the_root_of_summed_squared_terms)
+{
+    struct ref_sgemm r;
+    ref_sgemm_compute(&r, A, B, 2, 2, 3);
+    /* C00 = 1*7 - 2*9 + 3*11: terms 7, -18, 33 */
+    ck_assert_double_eq_tol(r.spread[0], sqrt(49.0 + 324 + 1089), 1e-12);
+    ck_assert_double_eq_tol(r.spread[3], sqrt(16.0 * 64 + 25 * 100 + 36 * 144), 1e-12);
+    ref_sgemm_free(&r);
+}
+END_TEST
+
+START_TEST(sgemm_exact_where_terms_fit_a_grid_of_2_to_the_24)
+{
+    struct ref_sgemm r;
+    ref_sgemm_compute(&r, A, B, 2, 2, 3);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(r.exact[i], 1);
+    ref_sgemm_free(&r);
+    /* 4097^2 needs 25 bits: a float cannot hold it, so no order is exact. */
+    const float big = 4097;
+    ref_sgemm_compute(&r, &big, &big, 1, 1, 1);
+    ck_assert_int_eq(r.exact[0], 0);
+    ref_sgemm_free(&r);
+    /* 0.1 has 24 significant bits: its products are not floats. */
+    const float tenth[2] = {0.1f, 0.3f}, one[2] = {1.0f, 3.0f};
+    ref_sgemm_compute(&r, tenth, one, 1, 1, 2);
+    ck_assert_int_eq(r.exact[0], 0);
+    ref_sgemm_free(&r);
+    /* A zero row is exact whatever B holds; a subnormal breaks the grid. */
+    const float zeros[2] = {0, 0}, sub[2] = {1e-40f, 1};
+    ref_sgemm_compute(&r, zeros, tenth, 1, 1, 2);
+    ck_assert_int_eq(r.exact[0], 1);
+    ref_sgemm_free(&r);
+    ref_sgemm_compute(&r, sub, one, 1, 1, 2);
+    ck_assert_int_eq(r.exact[0], 0);
+    ref_sgemm_free(&r);
+}
+END_TEST
+
+START_TEST(sgemm_underflow_allowance_only_off_the_flt_min_grid)
+{
+    /* Products of 2^-120 sit on the FLT_MIN grid: no sum of them can be subnormal. */
+    const float a[2] = {0x1p-60f, -0x1p-60f}, b[2] = {0x1p-60f, 0x1p-59f};
+    struct ref_sgemm r;
+    ref_sgemm_compute(&r, a, b, 1, 1, 2);
+    ck_assert_ptr_null(r.flush);
+    ck_assert_int_eq(r.exact[0], 1);
+    ref_sgemm_free(&r);
+    /* With 20 more bits, products of 2^-122 have steps of 2^-150: partial sums can be subnormal. */
+    const float c[2] = {0x1.00001p-61f, -0x1p-61f};
+    ref_sgemm_compute(&r, c, b, 1, 1, 2);
+    ck_assert_ptr_nonnull(r.flush);
+    ck_assert_double_eq(r.flush[0], 4.0 * FLT_MIN);
+    ref_sgemm_free(&r);
+}
+END_TEST
+
+START_TEST(reduce_spread_and_exactness_per_block)
+{
+    const float x[5] = {1, -2, 3, 0.1f, 5};
+    struct ref_reduce r;
+    ref_reduce_compute(&r, x, 5, 2);
+    ck_assert_double_eq(r.spread[0], sqrt(5.0));
+    ck_assert_int_eq(r.exact[0], 1);
+    ck_assert_int_eq(r.exact[1], 0); /* 0.1 is 24 bits below 3 */
+    ck_assert_int_eq(r.exact[2], 1);
+    ck_assert_ptr_null(r.flush);
     ref_reduce_free(&r);
 }
 END_TEST
@@ -209,12 +282,16 @@ static Suite *suite(void)
     tcase_add_test(sg, sgemm_empty_m_or_n_is_fine);
     tcase_add_test(sg, sgemm_flush_is_null_without_subnormals);
     tcase_add_test(sg, sgemm_flush_bounds_what_a_subnormal_input_contributes);
+    tcase_add_test(sg, sgemm_spread_is_the_root_of_summed_squared_terms);
+    tcase_add_test(sg, sgemm_exact_where_terms_fit_a_grid_of_2_to_the_24);
+    tcase_add_test(sg, sgemm_underflow_allowance_only_off_the_flt_min_grid);
     suite_add_tcase(s, sg);
     TCase *rd = tcase_create("reduce");
     tcase_add_test(rd, reduce_partials_gauges_and_total);
     tcase_add_test(rd, reduce_chunk_larger_than_n_is_one_block);
     tcase_add_test(rd, reduce_total_is_compensated);
     tcase_add_test(rd, reduce_flush_counts_subnormals_per_block);
+    tcase_add_test(rd, reduce_spread_and_exactness_per_block);
     tcase_add_test(rd, library_names_openblas);
     suite_add_tcase(s, rd);
     return s;
