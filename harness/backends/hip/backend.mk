@@ -30,12 +30,15 @@ HIP_NV_SKIP  := $(if $(wildcard $(CUDA_HOME)/include/cuda.h),,no-cuda.h-in-$(CUD
 HIP_NV_SKIP  := $(if $(HIP_RT_HDR),$(HIP_NV_SKIP),no-hip/hip_runtime_api.h-in-HIP_INCLUDE)
 HIP_NV_SKIP  := $(if $(HIP_NV_NVCC),$(HIP_NV_SKIP),no-nvcc-at-$(CUDA_HOME)/bin/nvcc)
 ifeq ($(strip $(HIP_PLATFORM)),)
+HIP_PLATFORM_AUTO := yes
 HIP_PLATFORM := $(if $(and $(wildcard /dev/kfd),$(if $(HIP_AMD_SKIP),,ok)),amd,$(if $(HIP_NV_SKIP),amd,nvidia))
 endif
 ifeq ($(filter amd nvidia,$(HIP_PLATFORM)),)
 $(error HIP_PLATFORM=$(HIP_PLATFORM): use amd or nvidia, or leave it empty to choose automatically)
 endif
 HIP_SKIP := $(if $(filter nvidia,$(HIP_PLATFORM)),$(HIP_NV_SKIP),$(HIP_AMD_SKIP))
+# Chosen automatically and neither platform builds: say why for both.
+HIP_SKIP := $(if $(and $(HIP_PLATFORM_AUTO),$(HIP_SKIP)),nvidia:$(HIP_NV_SKIP);amd:$(HIP_AMD_SKIP),$(HIP_SKIP))
 
 # hipcc reads HIP_PLATFORM from the environment too: the AMD bundles must never follow
 # HIP_PLATFORM=nvidia into nvcc.
@@ -74,15 +77,17 @@ endif
 HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/hip/hip_rtc.c \
               harness/backends/common/rtc.c harness/backends/hip/hip_rtc.h \
               harness/backends/common/rtc.h harness/backend.h
-# hb_hip.so is rebuilt when the platform changes: the stamp is rewritten only then.
 HIP_PLATFORM_STAMP := $(BUILD)/backends/hip-platform.stamp
+
+ifneq ($(HIP_SKIP),)
+BACKEND_NOTES += hip:skipped($(if $(HIP_PLATFORM_AUTO),,platform=$(HIP_PLATFORM):)$(HIP_SKIP))
+else
+# hb_hip.so is rebuilt when the platform changes: the stamp, which names the platform of the
+# hb_hip.so built last (tests read it), is rewritten only then, and never by a skipped build.
 ifneq ($(strip $(file <$(HIP_PLATFORM_STAMP))),$(HIP_PLATFORM))
 $(shell mkdir -p $(BUILD)/backends && printf '%s\n' '$(HIP_PLATFORM)' > $(HIP_PLATFORM_STAMP))
 endif
-
-ifneq ($(HIP_SKIP),)
-BACKEND_NOTES += hip:skipped(platform=$(HIP_PLATFORM):$(HIP_SKIP))
-else ifeq ($(HIP_PLATFORM),amd)
+ifeq ($(HIP_PLATFORM),amd)
 BACKEND_TARGETS += $(BUILD)/backends/hb_hip.so
 BACKEND_NOTES += hip:built(platform=amd)
 
@@ -93,4 +98,5 @@ $(BUILD)/backends/hb_hip.so: $(HIP_BE_SRC) $(HIP_PLATFORM_STAMP)
 	    -DHIP_HIPCC='"$(HIPCC)"' $(filter %.c,$^) -o $@ $(HIP_RT_LIB) -ldl
 else
 include harness/backends/hip/nvidia.mk
+endif
 endif

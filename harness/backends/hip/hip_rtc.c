@@ -1,8 +1,8 @@
 /* hip_rtc.c: the run-time compile of a HIP source with no current product (a user's own
  * kernel) for the device's target: hipcc --genco on AMD; on NVIDIA nvcc, as make builds the
  * shipped kernels, through the HIP headers and CUDA 13 overlay make copied into
- * <build>/hip-nv (so a GPU machine needs no HIP install). No hiprtc: its NVIDIA form is NVRTC,
- * which lacks host headers. Caching, spawning and logs are rtc.c's; it makes no HIP call. */
+ * <build>/hip-nv (a GPU machine needs no HIP install). Not hiprtc: on NVIDIA that is NVRTC, which
+ * cannot read HIP 5.2's headers (stdio.h, cuda.h). Caching, spawning, logs: rtc.c. No HIP calls. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
