@@ -29,16 +29,19 @@ HIP_AMD_SKIP := $(if $(HIPCC),$(HIP_AMD_SKIP),hipcc-not-found)
 HIP_NV_SKIP  := $(if $(wildcard $(CUDA_HOME)/include/cuda.h),,no-cuda.h-in-$(CUDA_HOME)/include)
 HIP_NV_SKIP  := $(if $(HIP_RT_HDR),$(HIP_NV_SKIP),no-hip/hip_runtime_api.h-in-HIP_INCLUDE)
 HIP_NV_SKIP  := $(if $(HIP_NV_NVCC),$(HIP_NV_SKIP),no-nvcc-at-$(CUDA_HOME)/bin/nvcc)
-ifeq ($(strip $(HIP_PLATFORM)),)
-HIP_PLATFORM_AUTO := yes
-HIP_PLATFORM := $(if $(and $(wildcard /dev/kfd),$(if $(HIP_AMD_SKIP),,ok)),amd,$(if $(HIP_NV_SKIP),amd,nvidia))
+# HIP_PLAT: the platform in use (HIP_PLATFORM itself cannot be reassigned when it comes from the
+# command line); hcc and nvcc are the names HIP gave its platforms before ROCm 4.1.
+HIP_PLAT := $(patsubst hcc,amd,$(patsubst nvcc,nvidia,$(strip $(HIP_PLATFORM))))
+ifeq ($(HIP_PLAT),)
+HIP_PLAT_AUTO := yes
+HIP_PLAT := $(if $(and $(wildcard /dev/kfd),$(if $(HIP_AMD_SKIP),,ok)),amd,$(if $(HIP_NV_SKIP),amd,nvidia))
 endif
-ifeq ($(filter amd nvidia,$(HIP_PLATFORM)),)
+ifeq ($(filter amd nvidia,$(HIP_PLAT)),)
 $(error HIP_PLATFORM=$(HIP_PLATFORM): use amd or nvidia, or leave it empty to choose automatically)
 endif
-HIP_SKIP := $(if $(filter nvidia,$(HIP_PLATFORM)),$(HIP_NV_SKIP),$(HIP_AMD_SKIP))
+HIP_SKIP := $(if $(filter nvidia,$(HIP_PLAT)),$(HIP_NV_SKIP),$(HIP_AMD_SKIP))
 # Chosen automatically and neither platform builds: say why for both.
-HIP_SKIP := $(if $(and $(HIP_PLATFORM_AUTO),$(HIP_SKIP)),nvidia:$(HIP_NV_SKIP);amd:$(HIP_AMD_SKIP),$(HIP_SKIP))
+HIP_SKIP := $(if $(and $(HIP_PLAT_AUTO),$(HIP_SKIP)),nvidia:$(HIP_NV_SKIP);amd:$(HIP_AMD_SKIP),$(HIP_SKIP))
 
 # hipcc reads HIP_PLATFORM from the environment too: the AMD bundles must never follow
 # HIP_PLATFORM=nvidia into nvcc.
@@ -80,14 +83,14 @@ HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/hip/hip_rtc.c 
 HIP_PLATFORM_STAMP := $(BUILD)/backends/hip-platform.stamp
 
 ifneq ($(HIP_SKIP),)
-BACKEND_NOTES += hip:skipped($(if $(HIP_PLATFORM_AUTO),,platform=$(HIP_PLATFORM):)$(HIP_SKIP))
+BACKEND_NOTES += hip:skipped($(if $(HIP_PLAT_AUTO),,platform=$(HIP_PLAT):)$(HIP_SKIP))
 else
 # hb_hip.so is rebuilt when the platform changes: the stamp, which names the platform of the
 # hb_hip.so built last (tests read it), is rewritten only then, and never by a skipped build.
-ifneq ($(strip $(file <$(HIP_PLATFORM_STAMP))),$(HIP_PLATFORM))
-$(shell mkdir -p $(BUILD)/backends && printf '%s\n' '$(HIP_PLATFORM)' > $(HIP_PLATFORM_STAMP))
+ifneq ($(strip $(file <$(HIP_PLATFORM_STAMP))),$(HIP_PLAT))
+$(shell mkdir -p $(BUILD)/backends && printf '%s\n' '$(HIP_PLAT)' > $(HIP_PLATFORM_STAMP))
 endif
-ifeq ($(HIP_PLATFORM),amd)
+ifeq ($(HIP_PLAT),amd)
 BACKEND_TARGETS += $(BUILD)/backends/hb_hip.so
 BACKEND_NOTES += hip:built(platform=amd)
 
