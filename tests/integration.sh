@@ -156,6 +156,40 @@ else
         'any(r["verdict"] == "SKIP" and "my_reduce.cu:" in r["why"] and "not_declared" in r["why"] for r in recs)'
 fi
 
+echo "integration: the HIP backend loads, says its platform, and has no device here"
+if [ ! -e "$BUILD/backends/hb_hip.so" ]; then
+    skip "HIP backend checks" "hb_hip.so not built"
+elif ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iharness tests/backend_probe.c -o "$T/probe" -ldl 2>"$T/out"; then
+    bad "tests/backend_probe.c builds" "$T/out"
+else
+    "$T/probe" "$BUILD/backends/hb_hip.so" >"$T/probe.out" 2>&1
+    # make records the platform it built for (backend.mk); AMD is reported as no platform
+    want=$(cat "$BUILD/backends/hip-platform.stamp" 2>/dev/null)
+    [ "$want" = amd ] && want='(none)'
+    if grep -qx 'abi=2' "$T/probe.out" && grep -qxF "platform=$want" "$T/probe.out"; then
+        ok "hb_hip.so loads by dlopen and reports platform $want"
+    else
+        bad "hb_hip.so loads by dlopen and reports platform $want" "$T/probe.out"
+    fi
+    if ! grep -qx 'devices=0' "$T/probe.out"; then
+        skip "hip open() without a device" "this machine has a HIP device"
+    elif grep -qx "open=3" "$T/probe.out" && grep -q '^why=no HIP device' "$T/probe.out"; then
+        ok "hip open() without a device is HB_NO_DEVICE, with the reason"
+    else
+        bad "hip open() without a device is HB_NO_DEVICE, with the reason" "$T/probe.out"
+    fi
+fi
+
+if [ -n "$(device_count sim)" ]; then
+    echo "integration: a user's HIP kernel compiles at run time; a HIP crash canary is contained"
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32,64 --only-manifest \
+        --manifest tests/data/user_kernel_hip/user.manifest --json "$T/uhip.jsonl" --quiet >"$T/out" 2>&1
+    json_check "my_reduce_hip passes at 32 and 64" "$T/uhip.jsonl" \
+        "all(find(kernel='my_reduce_hip', width=w) and all(r['verdict'] == 'PASS' for r in find(kernel='my_reduce_hip', width=w)) for w in (32, 64))"
+    json_check "crash_null is caught as a crash, and the run goes on" "$T/uhip.jsonl" \
+        "all(r['verdict'] == 'XFAIL' and ('crash' in r['classes'] or 'api' in r['classes']) for r in find(kernel='crash_null')) and len(find(kernel='crash_null')) >= 2"
+fi
+
 if [ -n "$(device_count sim)" ]; then
     echo "integration: HIP canaries for the warp-size bug patterns"
     "$H" run --backend sim --width 32,64 --kernel 'hip/canary_*' --case 'sum_4097' --json "$T/canary.jsonl" --quiet >"$T/out" 2>&1

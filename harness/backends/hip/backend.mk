@@ -1,7 +1,8 @@
-# backend.mk (hip): builds every kernels/hip/*.hip into a code-object bundle for the AMD
-# targets in HIP_ARCHS (default gfx90a gfx940 gfx1030: CDNA2 and CDNA3 wave64, RDNA2 wave32)
-# and the runtime backend build/backends/hb_hip.so; `make occupancy` prints each kernel's
-# registers, LDS and occupancy per target. It needs no GPU; it does not build for NVIDIA.
+# backend.mk (hip): with hipcc, AMD code objects of every kernels/hip/*.hip for HIP_ARCHS (a
+# compile check: a port that does not build fails `make`; `make occupancy` reads them), and the
+# runtime backend hb_hip.so for one HIP_PLATFORM: amd (ROCm's libamdhip64) or nvidia (HIP on
+# CUDA: nvidia.mk). Left empty, HIP_PLATFORM is amd where /dev/kfd exists (an AMD GPU), else
+# nvidia where nvcc and HIP's headers are present, else amd. Nothing here needs a GPU.
 
 HIPCC     := $(shell command -v hipcc 2>/dev/null)
 HIP_ARCHS ?= gfx90a gfx940 gfx1030
@@ -9,25 +10,53 @@ HIP_ARCHS ?= gfx90a gfx940 gfx1030
 HIP_KFLAGS := -O3 -Wall -Wextra -Werror $(foreach a,$(HIP_ARCHS),--offload-arch=$(a))
 HIP_SRC   := $(sort $(wildcard kernels/hip/*.hip))
 HIP_HSACO := $(HIP_SRC:kernels/hip/%.hip=$(BUILD)/kernels/hip/%.hsaco)
-HIP_RT_HDR := $(firstword $(wildcard /usr/include/hip/hip_runtime_api.h \
-                                     /opt/rocm/include/hip/hip_runtime_api.h))
+# The folder holding hip/hip_runtime.h: Debian's /usr/include, ROCm's, or a `dpkg -x` of
+# libamdhip64-dev (HIP_INCLUDE=<folder>/usr/include) where HIP is not installed.
+HIP_INCLUDE ?= $(patsubst %/hip/hip_runtime_api.h,%,$(firstword $(wildcard \
+                   /usr/include/hip/hip_runtime_api.h /opt/rocm/include/hip/hip_runtime_api.h)))
+HIP_RT_HDR := $(wildcard $(HIP_INCLUDE)/hip/hip_runtime_api.h)
 # -I only off the default path: -I/usr/include would reorder the system headers
-HIP_RT_INC := $(filter-out /usr/include,$(patsubst %/hip/hip_runtime_api.h,%,$(HIP_RT_HDR)))
+HIP_RT_INC := $(filter-out /usr/include,$(HIP_INCLUDE))
 HIP_RT_LIB := $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libamdhip64.so \
                                      /opt/rocm/lib/libamdhip64.so))
+CUDA_HOME  ?= /usr/local/cuda
+CUDA_ARCHS ?= 90
+HIP_NV_NVCC := $(wildcard $(CUDA_HOME)/bin/nvcc)
 
-HIP_SKIP := $(if $(HIP_RT_LIB),,libamdhip64-not-found)
-HIP_SKIP := $(if $(HIP_RT_HDR),$(HIP_SKIP),hip_runtime_api.h-not-found)
-HIP_SKIP := $(if $(HIPCC),$(HIP_SKIP),hipcc-not-found)
+HIP_AMD_SKIP := $(if $(HIP_RT_LIB),,libamdhip64-not-found)
+HIP_AMD_SKIP := $(if $(HIP_RT_HDR),$(HIP_AMD_SKIP),hip_runtime_api.h-not-found)
+HIP_AMD_SKIP := $(if $(HIPCC),$(HIP_AMD_SKIP),hipcc-not-found)
+HIP_NV_SKIP  := $(if $(wildcard $(CUDA_HOME)/include/cuda.h),,no-cuda.h-in-$(CUDA_HOME)/include)
+HIP_NV_SKIP  := $(if $(HIP_RT_HDR),$(HIP_NV_SKIP),no-hip/hip_runtime_api.h-in-HIP_INCLUDE)
+HIP_NV_SKIP  := $(if $(HIP_NV_NVCC),$(HIP_NV_SKIP),no-nvcc-at-$(CUDA_HOME)/bin/nvcc)
+# HIP_PLAT: the platform in use (HIP_PLATFORM itself cannot be reassigned when it comes from the
+# command line); hcc and nvcc are the names HIP gave its platforms before ROCm 4.1.
+HIP_PLAT := $(patsubst hcc,amd,$(patsubst nvcc,nvidia,$(strip $(HIP_PLATFORM))))
+ifeq ($(HIP_PLAT),)
+HIP_PLAT_AUTO := yes
+HIP_PLAT := $(if $(and $(wildcard /dev/kfd),$(if $(HIP_AMD_SKIP),,ok)),amd,$(if $(HIP_NV_SKIP),amd,nvidia))
+endif
+ifeq ($(filter amd nvidia,$(HIP_PLAT)),)
+$(error HIP_PLATFORM=$(HIP_PLATFORM): use amd or nvidia, or leave it empty to choose automatically)
+endif
+HIP_SKIP := $(if $(filter nvidia,$(HIP_PLAT)),$(HIP_NV_SKIP),$(HIP_AMD_SKIP))
+# Chosen automatically and neither platform builds: say why for both.
+HIP_SKIP := $(if $(and $(HIP_PLAT_AUTO),$(HIP_SKIP)),nvidia:$(HIP_NV_SKIP);amd:$(HIP_AMD_SKIP),$(HIP_SKIP))
+
+# hipcc reads HIP_PLATFORM from the environment too: the AMD bundles must never follow
+# HIP_PLATFORM=nvidia into nvcc.
+HIP_AMD_ENV := HIP_PLATFORM=amd
 
 .PHONY: occupancy
-ifneq ($(HIP_SKIP),)
-BACKEND_NOTES += hip:skipped($(HIP_SKIP))
+ifeq ($(HIPCC),)
+BACKEND_NOTES += hip:amd-code-objects-skipped(hipcc-not-found)
 occupancy:
-	@echo "occupancy: HIP toolchain missing ($(HIP_SKIP))"; exit 1
+	@echo "occupancy: HIP toolchain missing (hipcc-not-found)"; exit 1
 else
-BACKEND_TARGETS += $(HIP_HSACO) $(BUILD)/backends/hb_hip.so
-BACKEND_NOTES += hip:built
+BACKEND_TARGETS += $(HIP_HSACO)
+HIP_SP := $(subst ,, )
+BACKEND_NOTES += hip:amd-code-objects($(subst $(HIP_SP),+,$(strip $(HIP_ARCHS))))
+HIP_OCCUPANCY := yes
 
 # Rebuild the bundles when the target list changes: the stamp is rewritten only then.
 HIP_ARCH_STAMP := $(BUILD)/kernels/hip/archs.stamp
@@ -40,16 +69,37 @@ endif
 # leaves an empty <stem>-XXXXXX directory in $$TMPDIR per compile: give it one to delete.
 $(BUILD)/kernels/hip/%.hsaco: kernels/hip/%.hip $(HIP_ARCH_STAMP)
 	@mkdir -p $@.tmp
-	TMPDIR=$(abspath $@.tmp) $(HIPCC) --genco $(HIP_KFLAGS) $< -o $@; \
+	$(HIP_AMD_ENV) TMPDIR=$(abspath $@.tmp) $(HIPCC) --genco $(HIP_KFLAGS) $< -o $@; \
 	    rc=$$?; rm -rf $@.tmp; exit $$rc
 
+occupancy: $(HIP_HSACO)
+	$(HIP_AMD_ENV) sh harness/backends/hip/occupancy.sh $(BUILD) $(HIP_ARCHS)
+endif
+
+# The runtime backend's sources on either platform (nvidia.mk adds its driver forwarder).
+HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/hip/hip_rtc.c \
+              harness/backends/common/rtc.c harness/backends/hip/hip_rtc.h \
+              harness/backends/common/rtc.h harness/backend.h
+HIP_PLATFORM_STAMP := $(BUILD)/backends/hip-platform.stamp
+
+ifneq ($(HIP_SKIP),)
+BACKEND_NOTES += hip:skipped($(if $(HIP_PLAT_AUTO),,platform=$(HIP_PLAT):)$(HIP_SKIP))
+else
+# hb_hip.so is rebuilt when the platform changes: the stamp, which names the platform of the
+# hb_hip.so built last (tests read it), is rewritten only then, and never by a skipped build.
+ifneq ($(strip $(file <$(HIP_PLATFORM_STAMP))),$(HIP_PLAT))
+$(shell mkdir -p $(BUILD)/backends && printf '%s\n' '$(HIP_PLAT)' > $(HIP_PLATFORM_STAMP))
+endif
+ifeq ($(HIP_PLAT),amd)
+BACKEND_TARGETS += $(BUILD)/backends/hb_hip.so
+BACKEND_NOTES += hip:built(platform=amd)
+
 # HIP_HIPCC: the hipcc that compiles users' own kernels at run time when $$HIPCC is unset.
-$(BUILD)/backends/hb_hip.so: harness/backends/hip/hip_backend.c harness/backends/common/rtc.c \
-                             harness/backends/common/rtc.h harness/backend.h
+$(BUILD)/backends/hb_hip.so: $(HIP_BE_SRC) $(HIP_PLATFORM_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -D__HIP_PLATFORM_AMD__ $(HIP_RT_INC:%=-I%) -Iharness/backends/common \
 	    -DHIP_HIPCC='"$(HIPCC)"' $(filter %.c,$^) -o $@ $(HIP_RT_LIB) -ldl
-
-occupancy: $(HIP_HSACO)
-	sh harness/backends/hip/occupancy.sh $(BUILD) $(HIP_ARCHS)
+else
+include harness/backends/hip/nvidia.mk
+endif
 endif

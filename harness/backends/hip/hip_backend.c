@@ -1,9 +1,8 @@
-/* hip_backend.c: the HIP (ROCm) backend: fills struct hb_backend with the HIP runtime API.
- * Kernels are the code-object bundles make builds (build/kernels/hip/<stem>.hsaco), or ones
- * hipcc builds at run time when none is current (a user's own kernel; no hiprtc), loaded
- * with hipModuleLoad and launched with hipModuleLaunchKernel, timed with hipEvents.
- * It offers no vendor SGEMM: rocBLAS is not packaged for Debian 12. The only width offered
- * is the device's own warpSize. */
+/* hip_backend.c: the HIP backend, on the HIP platform backend.mk compiles it for: AMD (ROCm,
+ * bundles build/kernels/hip/<stem>.hsaco) or NVIDIA (HIP mapped onto CUDA, build/kernels/hip-nv/
+ * <stem>.fatbin). A kernel with no current product (a user's own) is compiled at run time by
+ * hipcc or nvcc; hipModuleLoad, hipModuleLaunchKernel, hipEvents. No vendor SGEMM (rocBLAS is
+ * not in Debian 12); the only width is the device's warpSize. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -15,6 +14,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include "backend.h"
+#include "hip_rtc.h"
 #include "rtc.h"
 
 struct hb_ctx {
@@ -32,6 +32,7 @@ struct hb_kern {
     hipModule_t module;
     hipFunction_t fn;
     unsigned block[3];
+    unsigned shared_bytes; /* dynamic shared memory per block */
 };
 
 static void hip_fmt(char *dst, size_t len, const char *fmt, ...)
@@ -62,14 +63,43 @@ static int hip_fail(char *dst, size_t len, const char *call, hipError_t e)
     return HB_ERROR;
 }
 
+/* On NVIDIA, no driver at all (InsufficientDriver) is no device too, as for the CUDA backend. */
+static int hip_is_no_device(hipError_t e)
+{
+#ifdef __HIP_PLATFORM_NVIDIA__
+    return e == hipErrorNoDevice || e == hipErrorInsufficientDriver;
+#else
+    return e == hipErrorNoDevice;
+#endif
+}
+
 /* The no-device message names the likely cause: ROCm needs the amdgpu kernel driver's
- * /dev/kfd, which a machine without an AMD GPU (or a container not given it) lacks. */
+ * /dev/kfd, which a machine without an AMD GPU (or a container not given it) lacks; CUDA
+ * needs the NVIDIA driver's libcuda.so.1, at least as new as the runtime. */
 static void hip_no_device(char *dst, size_t len, hipError_t e)
 {
     char t[160];
+#ifdef __HIP_PLATFORM_NVIDIA__
+    hip_fmt(dst, len, "no HIP device (nvidia platform): %s from hipGetDeviceCount (%s)",
+            hip_errtext(e, t, sizeof t),
+            e == hipErrorInsufficientDriver ? "no NVIDIA driver, or one older than the runtime"
+                                            : "the NVIDIA driver sees no GPU");
+#else
     hip_fmt(dst, len, "no HIP device: %s from hipGetDeviceCount (%s)", hip_errtext(e, t, sizeof t),
             access("/dev/kfd", R_OK | W_OK) == 0 ? "/dev/kfd is present: no supported GPU agent"
                                                  : "/dev/kfd missing or not accessible");
+#endif
+}
+
+/* The device's code target: "gfx90a" from "gfx90a:sramecc+:xnack-" on AMD; "sm_90" on
+ * NVIDIA, where HIP 5.2 leaves gcnArchName unset. */
+static void hip_arch(const hipDeviceProp_t *p, char *out, size_t len)
+{
+#ifdef __HIP_PLATFORM_NVIDIA__
+    hip_fmt(out, len, "sm_%d%d", p->major, p->minor);
+#else
+    hip_fmt(out, len, "%.*s", (int)strcspn(p->gcnArchName, ":"), p->gcnArchName);
+#endif
 }
 
 #define HIP_CTX_TRY(ctx, call)                                                             \
@@ -83,9 +113,8 @@ static int hip_list_devices(struct hb_device_info *out, int max, char *err, size
 {
     int n = 0;
     hipError_t e = hipGetDeviceCount(&n);
-    if (e == hipErrorNoDevice) {
-        /* The runtime is installed but sees no GPU (no /dev/kfd, or no supported agent):
-         * not an error, but the message says which case this is. */
+    if (hip_is_no_device(e)) {
+        /* The runtime is installed but sees no GPU: not an error, but the message says why. */
         hip_no_device(err, errlen, e);
         return 0;
     }
@@ -106,8 +135,18 @@ static int hip_list_devices(struct hb_device_info *out, int max, char *err, size
         }
         struct hb_device_info *d = &out[i];
         memset(d, 0, sizeof *d);
-        hip_fmt(d->name, sizeof d->name, "%s (%s)", p.name, p.gcnArchName);
+        char arch[64];
+        hip_arch(&p, arch, sizeof arch);
+#ifdef __HIP_PLATFORM_NVIDIA__
+        /* HIP's versions are CUDA's here: the runtime and driver, 13000 for 13.0 */
+        hip_fmt(d->name, sizeof d->name, "%.127s", p.name);
+        hip_fmt(d->driver, sizeof d->driver, "nvidia platform: HIP %d.%d headers, CUDA runtime %d.%d, "
+                "driver %d.%d, %s", HIP_VERSION_MAJOR, HIP_VERSION_MINOR, rt / 1000, rt % 1000 / 10,
+                drv / 1000, drv % 1000 / 10, arch);
+#else
+        hip_fmt(d->name, sizeof d->name, "%s (%s)", p.name, arch);
         hip_fmt(d->driver, sizeof d->driver, "HIP runtime %d, driver %d", rt, drv);
+#endif
         d->n_widths = 1;
         d->widths[0].width = p.warpSize;
         d->global_mem_bytes = p.totalGlobalMem;
@@ -135,7 +174,7 @@ static int hip_open(hb_ctx **out, int device, int width, char *err, size_t errle
     *out = NULL;
     int n = 0;
     hipError_t e = hipGetDeviceCount(&n);
-    if (e == hipErrorNoDevice) {
+    if (hip_is_no_device(e)) {
         hip_no_device(err, errlen, e);
         return HB_NO_DEVICE;
     }
@@ -150,10 +189,12 @@ static int hip_open(hb_ctx **out, int device, int width, char *err, size_t errle
     if (e != hipSuccess)
         return hip_fail(err, errlen, "hipGetDeviceProperties", e);
     /* HIP has no way to pick the wavefront size at launch: a code object is built for the
-     * target's one width (wave64 on CDNA, wave32 on RDNA), so any other width is a SKIP. */
+     * target's one width (wave64 on CDNA, wave32 on RDNA and NVIDIA), so any other is a SKIP. */
     if (width != p.warpSize) {
+        char arch[64];
+        hip_arch(&p, arch, sizeof arch);
         hip_fmt(err, errlen, "width %d not offered: %s (%s) runs %d-wide wavefronts", width,
-                p.name, p.gcnArchName, p.warpSize);
+                p.name, arch, p.warpSize);
         return HB_UNSUPPORTED;
     }
     e = hipSetDevice(device);
@@ -243,10 +284,8 @@ static int hip_download(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size
     return HB_OK;
 }
 
-/* Compiles a source with no current code object (a user's own kernel) with hipcc ($HIPCC, else
- * the one make used) for this device's target only, into the run-time cache, and names the
- * code object in path. A compile error is the user's to fix: HB_ERROR with its first line. */
-static int hip_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, char *path, size_t len)
+/* The current device's code target, for a run-time compile (hip_rtc.c). */
+static int hip_device_arch(hb_ctx *ctx, char *arch, size_t len)
 {
     int dev = 0;
     hipDeviceProp_t p;
@@ -255,32 +294,8 @@ static int hip_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, char *pat
         e = hipGetDeviceProperties(&p, dev);
     if (e != hipSuccess)
         return hip_fail(ctx->err, sizeof ctx->err, "hipGetDeviceProperties", e);
-    /* "gfx90a:sramecc+:xnack-": the target is the name before the feature flags. */
-    char arch[96], key[PATH_MAX + 128];
-    hip_fmt(arch, sizeof arch, "--offload-arch=%.*s", (int)strcspn(p.gcnArchName, ":"),
-            p.gcnArchName);
-    const char *hipcc = getenv("HIPCC");
-    if (!hipcc || !*hipcc)
-        hipcc = HIP_HIPCC;
-    if (strchr(hipcc, '/') && access(hipcc, X_OK) != 0) {
-        hip_fmt(ctx->err, sizeof ctx->err, "hipcc not found at %s (set HIPCC): cannot compile %s "
-                "at run time", hipcc, spec->source_path);
-        return HB_UNSUPPORTED;
-    }
-    hip_fmt(key, sizeof key, "%s --genco %s -O3", hipcc, arch);
-    int have = rtc_cache_path(spec, "hip", key, ".hsaco", path, len, ctx->err, sizeof ctx->err);
-    if (have != 0)
-        return have < 0 ? HB_ERROR : HB_OK;
-    char why[400];
-    char *argv[] = {(char *)hipcc, "--genco", arch, "-O3", (char *)spec->source_path, "-o", NULL, NULL};
-    int rc = rtc_build(argv, 6, path, why, sizeof why);
-    if (rc > 0) {
-        hip_fmt(ctx->err, sizeof ctx->err, "hipcc %s does not compile: %s", arch + 15, why);
-        return HB_ERROR;
-    }
-    if (rc < 0)
-        hip_fmt(ctx->err, sizeof ctx->err, "run-time compile of %s: %s", spec->source_path, why);
-    return rc < 0 ? HB_ERROR : HB_OK;
+    hip_arch(&p, arch, len);
+    return HB_OK;
 }
 
 static int hip_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
@@ -291,26 +306,37 @@ static int hip_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **ou
                 spec->name, spec->lang);
         return HB_UNSUPPORTED;
     }
-    char path[PATH_MAX];
-    int current = rtc_prebuilt(spec, "hip", ".hsaco", path, sizeof path, ctx->err, sizeof ctx->err);
+    char path[PATH_MAX], arch[64];
+    int current = rtc_prebuilt(spec, HIP_PRODUCT_DIR, HIP_PRODUCT_EXT, path, sizeof path, ctx->err,
+                               sizeof ctx->err);
     if (current < 0)
         return HB_ERROR;
-    int rc = current ? HB_OK : hip_compile(ctx, spec, path, sizeof path);
-    if (rc != HB_OK)
-        return rc;
+    if (!current) {
+        int rc = hip_device_arch(ctx, arch, sizeof arch);
+        if (rc == HB_OK)
+            rc = hip_rtc_compile(spec, arch, path, sizeof path, ctx->err, sizeof ctx->err);
+        if (rc != HB_OK)
+            return rc;
+    }
     hb_kern *k = calloc(1, sizeof *k);
     if (!k) {
         hip_fmt(ctx->err, sizeof ctx->err, "calloc: out of memory");
         return HB_ERROR;
     }
-    /* A bundle without this device's gfx target fails here with
-     * hipErrorNoBinaryForGpu: build with HIP_ARCHS including it. */
+    /* A product without this device's target (a HIP_ARCHS or CUDA_ARCHS choice, not a kernel
+     * bug) fails here with hipErrorNoBinaryForGpu: a SKIP that says so. */
     hipError_t e = hipModuleLoad(&k->module, path);
     if (e != hipSuccess) {
         free(k);
         char call[PATH_MAX + 32];
         hip_fmt(call, sizeof call, "hipModuleLoad(%s)", path);
-        return hip_fail(ctx->err, sizeof ctx->err, call, e);
+        hip_fail(ctx->err, sizeof ctx->err, call, e);
+        if (e != hipErrorNoBinaryForGpu)
+            return HB_ERROR;
+        size_t used = strlen(ctx->err);
+        hip_fmt(ctx->err + used, sizeof ctx->err - used, " (rebuild with %s)",
+                HIP_PLATFORM_NAME ? "CUDA_ARCHS" : "HIP_ARCHS");
+        return HB_UNSUPPORTED;
     }
     e = hipModuleGetFunction(&k->fn, k->module, spec->entry);
     if (e != hipSuccess) {
@@ -321,6 +347,7 @@ static int hip_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **ou
         return hip_fail(ctx->err, sizeof ctx->err, call, e);
     }
     memcpy(k->block, spec->block, sizeof k->block);
+    k->shared_bytes = spec->shared_bytes;
     *out = k;
     return HB_OK;
 }
@@ -346,39 +373,79 @@ static int hip_timed_wait(hb_ctx *ctx, double *device_ms)
     return HB_OK;
 }
 
+/* hipModuleLaunchKernel's kernelParams: one address per parameter, each of its value. */
+struct hip_params {
+    void *ptrs[HB_MAX_BUF_ARGS];
+    int32_t ints[HB_MAX_INT_ARGS];
+    float floats[HB_MAX_FLOAT_ARGS];
+    void *addr[HB_MAX_PARAMS];
+    int n;
+};
+
+/* One parameter of kind k, the index-th of its kind; HB_ERROR past what the core filled. */
+static int hip_param(hb_ctx *ctx, const struct hb_args *args, struct hip_params *hp, int kind,
+                     int index)
+{
+    int have = kind == HB_PARAM_BUF ? args->n_bufs : kind == HB_PARAM_I32 ? args->n_ints
+             : kind == HB_PARAM_F32 ? args->n_floats : 0;
+    if (hp->n == HB_MAX_PARAMS || index < 0 || index >= have) {
+        hip_fmt(ctx->err, sizeof ctx->err, "launch: parameter %d (kind %d, index %d) is not among "
+                "the %d given", hp->n, kind, index, have);
+        return HB_ERROR;
+    }
+    if (kind == HB_PARAM_BUF) {
+        if (hip_check_range(ctx, "launch argument", args->bufs[index], args->offsets[index], 0) != HB_OK)
+            return HB_ERROR;
+        hp->ptrs[index] = args->bufs[index]->ptr + args->offsets[index];
+        hp->addr[hp->n++] = &hp->ptrs[index];
+    } else if (kind == HB_PARAM_I32) {
+        hp->ints[index] = args->ints[index];
+        hp->addr[hp->n++] = &hp->ints[index];
+    } else {
+        hp->floats[index] = args->floats[index]; /* a 4-byte float, as the kernel declares it */
+        hp->addr[hp->n++] = &hp->floats[index];
+    }
+    return HB_OK;
+}
+
+/* The kernel's declared order (args->params) when there is one, else the op's default ABI:
+ * buffers, then 32-bit integers. */
+static int hip_params(hb_ctx *ctx, const struct hb_args *args, struct hip_params *hp)
+{
+    hp->n = 0;
+    if (args->n_bufs < 0 || args->n_bufs > HB_MAX_BUF_ARGS || args->n_ints < 0 ||
+        args->n_ints > HB_MAX_INT_ARGS || args->n_floats < 0 || args->n_floats > HB_MAX_FLOAT_ARGS ||
+        args->n_params < 0 || args->n_params > HB_MAX_PARAMS) {
+        hip_fmt(ctx->err, sizeof ctx->err, "launch: %d buffers, %d integers, %d floats, %d "
+                "parameters is out of range", args->n_bufs, args->n_ints, args->n_floats, args->n_params);
+        return HB_ERROR;
+    }
+    for (int i = 0; i < args->n_params; ++i)
+        if (hip_param(ctx, args, hp, args->params[i].kind, args->params[i].index) != HB_OK)
+            return HB_ERROR;
+    for (int i = 0; args->n_params == 0 && i < args->n_bufs + args->n_ints; ++i) {
+        int buf = i < args->n_bufs;
+        if (hip_param(ctx, args, hp, buf ? HB_PARAM_BUF : HB_PARAM_I32, buf ? i : i - args->n_bufs) != HB_OK)
+            return HB_ERROR;
+    }
+    return HB_OK;
+}
+
 static int hip_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args,
                       double *device_ms)
 {
     if (device_ms)
         *device_ms = 0.0;
-    if (args->n_bufs < 0 || args->n_bufs > HB_MAX_BUF_ARGS || args->n_ints < 0 ||
-        args->n_ints > HB_MAX_INT_ARGS) {
-        hip_fmt(ctx->err, sizeof ctx->err, "launch: %d buffers and %d integers is out of range",
-                args->n_bufs, args->n_ints);
+    struct hip_params hp;
+    if (hip_params(ctx, args, &hp) != HB_OK)
         return HB_ERROR;
-    }
     /* An empty grid (M or N = 0) has nothing to run; HIP would reject it as invalid. */
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
         return HB_OK;
-
-    void *ptrs[HB_MAX_BUF_ARGS];
-    int32_t ints[HB_MAX_INT_ARGS];
-    void *params[HB_MAX_BUF_ARGS + HB_MAX_INT_ARGS];
-    int np = 0;
-    for (int i = 0; i < args->n_bufs; ++i) {
-        if (hip_check_range(ctx, "launch argument", args->bufs[i], args->offsets[i], 0) != HB_OK)
-            return HB_ERROR;
-        ptrs[i] = args->bufs[i]->ptr + args->offsets[i];
-        params[np++] = &ptrs[i];
-    }
-    for (int i = 0; i < args->n_ints; ++i) {
-        ints[i] = args->ints[i];
-        params[np++] = &ints[i];
-    }
     HIP_CTX_TRY(ctx, hipEventRecord(ctx->start, ctx->stream));
     HIP_CTX_TRY(ctx, hipModuleLaunchKernel(kern->fn, grid[0], grid[1], grid[2], kern->block[0],
-                                           kern->block[1], kern->block[2], 0, ctx->stream, params,
-                                           NULL));
+                                           kern->block[1], kern->block[2], kern->shared_bytes,
+                                           ctx->stream, hp.addr, NULL));
     return hip_timed_wait(ctx, device_ms);
 }
 
@@ -412,6 +479,7 @@ static const struct hb_backend hip_backend = {
     .vendor_sgemm = NULL, /* rocBLAS: not in Debian 12 (apt-cache policy librocblas-dev: none) */
     .vendor_name = NULL,
     .copy = hip_copy,
+    .platform = HIP_PLATFORM_NAME,
 };
 
 const struct hb_backend *hb_backend_entry(void)

@@ -1,0 +1,120 @@
+/* hip_rtc.c: the run-time compile of a HIP source with no current product (a user's own
+ * kernel) for the device's target: hipcc --genco on AMD; on NVIDIA nvcc, as make builds the
+ * shipped kernels, through the HIP headers and CUDA 13 overlay make copied into
+ * <build>/hip-nv (a GPU machine needs no HIP install). Not hiprtc: on NVIDIA that is NVRTC, which
+ * cannot read HIP 5.2's headers (stdio.h, cuda.h). Caching, spawning, logs: rtc.c. No HIP calls. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hip_rtc.h"
+#include "rtc.h"
+
+#define HIP_RTC_MAX_ARGS 20
+
+struct hip_cmd {
+    char tool[PATH_MAX], target[64], inc[2][PATH_MAX + 16];
+    char *argv[HIP_RTC_MAX_ARGS];
+    int argc, out; /* out: the argv slot rtc_build fills with the output path */
+};
+
+static void hip_rtc_arg(struct hip_cmd *c, const char *word)
+{
+    c->argv[c->argc++] = (char *)word;
+}
+
+/* A tool named by path must be executable; a bare name must be on PATH. */
+static int hip_rtc_have(const char *tool)
+{
+    if (strchr(tool, '/'))
+        return access(tool, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char dir[PATH_MAX];
+    for (const char *p = path ? path : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        int m = snprintf(dir, sizeof dir, "%.*s/%s", (int)n, p, tool);
+        if (n && m > 0 && (size_t)m < sizeof dir && access(dir, X_OK) == 0)
+            return 1;
+        p += n + (p[n] == ':');
+    }
+    return 0;
+}
+
+#ifdef __HIP_PLATFORM_NVIDIA__
+/* nvcc from $CUDA_HOME, else the toolkit make used (HIP_NV_CUDA_HOME), else PATH. hipcc's
+ * implicit hip_runtime.h is made explicit; the overlay comes first, HIP's headers after it. */
+static int hip_rtc_command(const struct hb_kernel_spec *spec, const char *arch, struct hip_cmd *c,
+                           char *err, size_t errlen)
+{
+    const char *home = getenv("CUDA_HOME"), *build = spec->build_dir ? spec->build_dir : ".";
+    snprintf(c->tool, sizeof c->tool, "%.4000s/bin/nvcc", home && *home ? home : HIP_NV_CUDA_HOME);
+    if (access(c->tool, X_OK) != 0)
+        snprintf(c->tool, sizeof c->tool, "nvcc");
+    char probe[PATH_MAX + 64];
+    snprintf(probe, sizeof probe, "%.4000s/hip-nv/include/hip/hip_runtime.h", build);
+    if (access(probe, R_OK) != 0) {
+        snprintf(err, errlen, "no HIP headers at %.300s/hip-nv (make copies them there for the "
+                 "nvidia platform; carry that folder with the build)", build);
+        return -1;
+    }
+    snprintf(c->target, sizeof c->target, "-arch=%s", arch);
+    snprintf(c->inc[0], sizeof c->inc[0], "-I%.4000s/hip-nv/compat", build);
+    snprintf(c->inc[1], sizeof c->inc[1], "%.4000s/hip-nv/include", build);
+    const char *words[] = {c->tool, "-x", "cu", "-fatbin", c->target, "-O3", "-lineinfo",
+                           "-include", "hip/hip_runtime.h", c->inc[0], "-isystem", c->inc[1]};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        hip_rtc_arg(c, words[i]);
+    return 0;
+}
+#else
+/* hipcc from $HIPCC, else the one make used (HIP_HIPCC), for this one target. */
+static int hip_rtc_command(const struct hb_kernel_spec *spec, const char *arch, struct hip_cmd *c,
+                           char *err, size_t errlen)
+{
+    (void)spec, (void)err, (void)errlen;
+    const char *hipcc = getenv("HIPCC");
+    snprintf(c->tool, sizeof c->tool, "%s", hipcc && *hipcc ? hipcc : HIP_HIPCC);
+    snprintf(c->target, sizeof c->target, "--offload-arch=%s", arch);
+    hip_rtc_arg(c, c->tool);
+    hip_rtc_arg(c, "--genco");
+    hip_rtc_arg(c, c->target);
+    hip_rtc_arg(c, "-O3");
+    return 0;
+}
+#endif
+
+int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *path, size_t len,
+                    char *err, size_t errlen)
+{
+    int missing = spec->user ? HB_ERROR : HB_UNSUPPORTED;
+    struct hip_cmd c;
+    memset(&c, 0, sizeof c);
+    if (hip_rtc_command(spec, arch, &c, err, errlen) != 0)
+        return missing;
+    if (!hip_rtc_have(c.tool)) {
+        snprintf(err, errlen, "%.300s not found (set %s): cannot compile %.300s at run time", c.tool,
+                 HIP_PLATFORM_NAME ? "CUDA_HOME" : "HIPCC", spec->source_path);
+        return missing;
+    }
+    /* The cache key is the command without source and output: flags, target, headers. */
+    char key[4 * PATH_MAX] = "";
+    for (int i = 0; i < c.argc; i++)
+        snprintf(key + strlen(key), sizeof key - strlen(key), "%s ", c.argv[i]);
+    int have = rtc_cache_path(spec, HIP_PRODUCT_DIR, key, HIP_PRODUCT_EXT, path, len, err, errlen);
+    if (have != 0)
+        return have < 0 ? HB_ERROR : HB_OK;
+    hip_rtc_arg(&c, spec->source_path);
+    hip_rtc_arg(&c, "-o");
+    c.out = c.argc;
+    hip_rtc_arg(&c, NULL); /* the output, filled by rtc_build */
+    hip_rtc_arg(&c, NULL); /* argv's end */
+    char why[400];
+    int rc = rtc_build(c.argv, c.out, path, why, sizeof why);
+    if (rc > 0)
+        snprintf(err, errlen, "%s for %s does not compile: %s", c.tool, arch, why);
+    else if (rc < 0)
+        snprintf(err, errlen, "run-time compile of %.200s: %s", spec->source_path, why);
+    return rc == 0 ? HB_OK : HB_ERROR;
+}

@@ -1,0 +1,29 @@
+/* hip_rtc.h: what differs between the two HIP platforms outside the HIP API itself: the
+ * product make builds per kernel, the name reports carry, and the run-time compile of a source
+ * with no current product. Nothing here calls HIP; hip_backend.c does. */
+#ifndef HB_HIP_RTC_H
+#define HB_HIP_RTC_H
+
+#include <stddef.h>
+
+#include "backend.h"
+
+/* NULL on AMD: the platform HIP is known for needs no label in a report. */
+#ifdef __HIP_PLATFORM_NVIDIA__
+#define HIP_PLATFORM_NAME "nvidia"
+#define HIP_PRODUCT_DIR "hip-nv"
+#define HIP_PRODUCT_EXT ".fatbin"
+#else
+#define HIP_PLATFORM_NAME NULL
+#define HIP_PRODUCT_DIR "hip"
+#define HIP_PRODUCT_EXT ".hsaco"
+#endif
+
+/* Compiles spec's source for one device target (arch "gfx90a" or "sm_90") into the run-time
+ * cache and names the product in path. HB_OK; HB_ERROR with the compiler's first error and
+ * its log in err; HB_UNSUPPORTED when this machine has no compiler (an error instead for a
+ * user's kernel, which must never pass by not running). */
+int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *path, size_t len,
+                    char *err, size_t errlen);
+
+#endif
