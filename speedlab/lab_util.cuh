@@ -216,6 +216,7 @@ struct lab_opts {
     int runs = 5;
     long reduce_n = 1L << 28;
     bool do_opt = true, do_co = true, do_red = true;
+    bool profile = false; /* one launch of each, no checks, no warm-ups: for ncu */
 };
 static lab_opts parse_opts(int argc, char **argv)
 {
@@ -236,9 +237,11 @@ static lab_opts parse_opts(int argc, char **argv)
             o.do_co = strstr(v, "co") != nullptr;
             o.do_red = strstr(v, "red") != nullptr;
             i++;
+        } else if (!strcmp(argv[i], "--profile")) {
+            o.profile = true;
         } else {
             fprintf(stderr, "usage: %s [--sizes 1024,2048,...] [--runs N] [--reduce-n N] "
-                            "[--only opt,co,red]\n", argv[0]);
+                            "[--only opt,co,red] [--profile]\n", argv[0]);
             exit(2);
         }
     }

@@ -251,12 +251,41 @@ static void print_reduce(const red_result &r)
     }
 }
 
+/* --profile: cuBLAS and each selected SGEMM candidate once at the first size, each
+ * reduction once at --reduce-n, nothing else on the GPU but the input fills: what ncu
+ * should see. */
+static void profile_once(const lab_opts &o)
+{
+    int n = o.sizes[0];
+    dbuf A((size_t)n * n), B((size_t)n * n), C((size_t)n * n);
+    fill_uniform(A.p, A.n, 1), fill_uniform(B.p, B.n, 2);
+    launch_cublas(A.p, B.p, C.p, n, n, n);
+    for (int i = 0; o.do_opt && i < COUNT(k_opt); i++)
+        launch_gemm(k_opt[i], A.p, B.p, C.p, n, n, n);
+    for (int i = 0; o.do_co && i < COUNT(k_co); i++)
+        launch_gemm(k_co[i], A.p, B.p, C.p, n, n, n);
+    if (o.do_red) {
+        dbuf X((size_t)o.reduce_n), P((size_t)o.reduce_n / 1024 + 1);
+        fill_uniform(X.p, X.n, 5);
+        for (int i = 0; i < COUNT(k_red); i++) {
+            k_red[i].fn<<<(int)((o.reduce_n + k_red[i].chunk - 1) / k_red[i].chunk), 256>>>(X.p, P.p, (int)o.reduce_n);
+            CK(cudaGetLastError());
+        }
+    }
+    CK(cudaDeviceSynchronize());
+}
+
 int main(int argc, char **argv)
 {
     lab_opts o = parse_opts(argc, argv);
     double peak = print_device();
     CKB(cublasCreate(&g_blas));
     CKB(cublasSetMathMode(g_blas, CUBLAS_DEFAULT_MATH));
+    if (o.profile) {
+        profile_once(o);
+        CKB(cublasDestroy(g_blas));
+        return 0;
+    }
     int ver = 0;
     CKB(cublasGetVersion(g_blas, &ver));
     printf("cuBLAS %d, default math (fp32, no TF32); median of %d launches after 2 warm-ups\n", ver,
