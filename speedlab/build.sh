@@ -12,7 +12,8 @@ nvcc="${CUDA_HOME:-/usr/local/cuda}/bin/nvcc"
 mkdir -p "$out"
 if [ -x "$nvcc" ]; then
     "$nvcc" -std=c++17 -O3 -lineinfo -gencode 'arch=compute_90,code=[sm_90,compute_90]' -Xptxas -v \
-        "$here/speedlab.cu" -o "$out/speedlab" -lcublas 2>"$out/ptxas.txt" || { cat "$out/ptxas.txt"; exit 1; }
+        "$here/speedlab.cu" -o "$out/speedlab" -lcublas \
+        -Xlinker -rpath -Xlinker /usr/local/cuda/lib64 -Xlinker -rpath -Xlinker /usr/local/cuda/targets/x86_64-linux/lib 2>"$out/ptxas.txt" || { cat "$out/ptxas.txt"; exit 1; }
     echo "built $out/speedlab (ptxas report: $out/ptxas.txt)"
 else
     echo "skipped speedlab: no $nvcc"

@@ -15,6 +15,10 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include "../kernels/cuda/reduce_generic.cu"
+#include "../kernels/cuda/reduce_warp32.cu"
+#include "../kernels/cuda/sgemm_coarsened.cu"
+#include "../kernels/cuda/sgemm_optimized.cu"
 #include "kernels/coarsened_v0.cu"
 #include "kernels/coarsened_variants.cu"
 #include "kernels/reduce_v0.cu"
@@ -45,6 +49,7 @@ struct red_kernel {
 
 static const gemm_kernel k_opt[] = {
     {"opt_v0", sl_sgemm_v0, 16, 16, 128, 1, "shipped: one smem stage, two barriers per tile, scalar loads"},
+    {"opt_ship", sgemm_optimized, 16, 16, 128, 1, "kernels/cuda/sgemm_optimized.cu in this tree: v1 + per-thread load cursors"},
     {"opt_v1", sl_sgemm_v1, 16, 16, 128, 1, "warp tiles, 2 smem stages + reg prefetch, frag double buffer, 128-bit global"},
     {"opt_v2", sl_sgemm_v2, 16, 16, 128, 1, "v1 without fragment double buffering"},
     {"opt_v3", sl_sgemm_v3, 16, 16, 128, 1, "v1 with the plain 16x16 thread grid (no warp tiles)"},
@@ -54,16 +59,19 @@ static const gemm_kernel k_opt[] = {
 };
 static const gemm_kernel k_co[] = {
     {"co_v0", sl_co_v0, 16, 16, 32, 1, "shipped: 32x32 tiles, scalar smem reads"},
+    {"co_ship", sgemm_coarsened, 16, 16, 32, 1, "kernels/cuda/sgemm_coarsened.cu in this tree (= c32)"},
     {"co_c32", sl_co_c32, 16, 16, 32, 1, "T=32, 128-bit smem reads along k, warps as 4x8 threads"},
     {"co_c64", sl_co_c64, 32, 32, 64, 1, "T=64 (1024 threads), same reads"},
 };
 static const red_kernel k_red[] = {
     {"rw_v0", sl_rw_v0, 1024, "shipped reduce_warp32: chunk 1024, 32-bit loads"},
+    {"rw_ship", reduce_warp32, 8192, "kernels/cuda/reduce_warp32.cu in this tree (= rw_8k)"},
     {"rw_2k", sl_rw_2k, 2048, "warp32 tree, chunk 2048, 128-bit loads"},
     {"rw_4k", sl_rw_4k, 4096, "warp32 tree, chunk 4096, 128-bit loads"},
     {"rw_8k", sl_rw_8k, 8192, "warp32 tree, chunk 8192, 128-bit loads"},
     {"rw_16k", sl_rw_16k, 16384, "warp32 tree, chunk 16384, 128-bit loads"},
     {"rg_v0", sl_rg_v0, 1024, "shipped reduce_generic: chunk 1024, 32-bit loads"},
+    {"rg_ship", reduce_generic, 8192, "kernels/cuda/reduce_generic.cu in this tree (= rg_8k)"},
     {"rg_2k", sl_rg_2k, 2048, "generic, chunk 2048, 128-bit loads"},
     {"rg_4k", sl_rg_4k, 4096, "generic, chunk 4096, 128-bit loads"},
     {"rg_8k", sl_rg_8k, 8192, "generic, chunk 8192, 128-bit loads"},

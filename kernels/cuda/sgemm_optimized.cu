@@ -42,17 +42,41 @@ __device__ __forceinline__ op_f4 op_load4(const float *__restrict__ p, bool vec,
     return v;
 }
 
-/* Tile k0 from global memory into registers, four floats of A and four of B per thread:
- * A[row0 + tid/2][k0 + (tid%2)*4 ..] (a warp reads 16 rows x 32 bytes) and
- * B[k0 + tid/32][col0 + (tid%32)*4 ..] (a warp reads 512 contiguous bytes). */
-__device__ __forceinline__ void op_fetch(op_f4 &a, op_f4 &b, const float *__restrict__ A,
-                                         const float *__restrict__ B, int M, int N, int K, int row0,
-                                         int col0, int k0, int tid, bool vecA, bool vecB)
+/* Where this thread's four floats of A and of B come from, tile after tile: A[row0 +
+ * tid/2][k + (tid%2)*4 ..] (a warp reads 16 rows x 32 bytes) and B[k + tid/32][col0 +
+ * (tid%32)*4 ..] (a warp reads 512 contiguous bytes). Rows and columns are fixed, so the
+ * loop only steps the pointers and the k indices (no index arithmetic per tile). */
+struct op_cursor {
+    const float *a, *b;
+    int ak, bk;       /* the k of a and b in the current tile */
+    bool a_row_ok;    /* row0 + tid/2 < M */
+    int bn;           /* col0 + (tid%32)*4 */
+    size_t b_step;    /* OP_BK rows of B */
+};
+
+__device__ __forceinline__ op_cursor op_cursor_at(const float *__restrict__ A, const float *__restrict__ B,
+                                                  int M, int N, int K, int row0, int col0, int tid)
 {
-    int am = row0 + (tid >> 1), ak = k0 + (tid & 1) * 4;
-    a = op_load4(A + (size_t)am * K + ak, vecA, am < M, ak, K);
-    int bk = k0 + (tid >> 5), bn = col0 + (tid & 31) * 4;
-    b = op_load4(B + (size_t)bk * N + bn, vecB, bk < K, bn, N);
+    op_cursor c;
+    int am = row0 + (tid >> 1);
+    c.ak = (tid & 1) * 4;
+    c.a = A + (size_t)am * K + c.ak;
+    c.a_row_ok = am < M;
+    c.bk = tid >> 5;
+    c.bn = col0 + (tid & 31) * 4;
+    c.b = B + (size_t)c.bk * N + c.bn;
+    c.b_step = (size_t)OP_BK * N;
+    return c;
+}
+
+/* The cursor's tile into registers, then the cursor on to the next tile. */
+__device__ __forceinline__ void op_fetch(op_f4 &a, op_f4 &b, op_cursor &c, int N, int K, bool vecA,
+                                         bool vecB)
+{
+    a = op_load4(c.a, vecA, c.a_row_ok, c.ak, K);
+    b = op_load4(c.b, vecB, c.bk < K, c.bn, N);
+    c.a += OP_BK, c.ak += OP_BK;
+    c.b += c.b_step, c.bk += OP_BK;
 }
 
 /* Registers into one shared stage: A transposed (four 32-bit stores), B as it is. */
@@ -151,10 +175,11 @@ extern "C" __global__ void __launch_bounds__(256, 2)
             acc[i][j] = 0.0f;
     }
     int ntiles = (K + OP_BK - 1) / OP_BK;
+    op_cursor src = op_cursor_at(A, B, M, N, K, row0, col0, tid);
     op_f4 ga, gb; /* the next tile, on its way from global memory */
     float fa[2][8], fb[2][8];
     if (ntiles > 0) {
-        op_fetch(ga, gb, A, B, M, N, K, row0, col0, 0, tid, vecA, vecB);
+        op_fetch(ga, gb, src, N, K, vecA, vecB);
         op_put(ga, gb, As[0], Bs[0], tid);
     }
     __syncthreads();
@@ -164,7 +189,7 @@ extern "C" __global__ void __launch_bounds__(256, 2)
         int cur = t & 1;
         bool more = t + 1 < ntiles; /* the same in every thread: the barrier below is safe */
         if (more)
-            op_fetch(ga, gb, A, B, M, N, K, row0, col0, (t + 1) * OP_BK, tid, vecA, vecB);
+            op_fetch(ga, gb, src, N, K, vecA, vecB);
 #pragma unroll
         for (int k = 0; k < OP_BK; ++k) {
             /* Read step k+1's fragments before step k's FMAs use the other set. */
