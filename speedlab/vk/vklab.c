@@ -35,6 +35,7 @@ struct lab {
     VkDescriptorSet ds;
     VkPhysicalDeviceMemoryProperties mem;
     double ns_per_tick;
+    int stats; /* VK_KHR_pipeline_executable_properties is enabled: print the compiler's figures */
 };
 
 struct buf {
@@ -167,7 +168,18 @@ static void lab_open(struct lab *l)
     }
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qi = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, l->qfam, 1, &prio};
-    VkDeviceCreateInfo di = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, NULL, 0, 1, &qi, 0, NULL, 0, NULL, NULL};
+    /* Registers, shared memory and spills per pipeline, where the driver reports them. */
+    const char *ext = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+    VkExtensionProperties have[256];
+    uint32_t nh = 256;
+    if (vkEnumerateDeviceExtensionProperties(l->phys, NULL, &nh, have) < 0)
+        nh = 0;
+    for (uint32_t i = 0; i < nh; i++)
+        l->stats |= strcmp(have[i].extensionName, ext) == 0;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pf = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR, NULL, VK_TRUE};
+    VkDeviceCreateInfo di = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, l->stats ? &pf : NULL, 0, 1, &qi, 0, NULL,
+                             l->stats ? 1u : 0u, &ext, NULL};
     VK(vkCreateDevice(l->phys, &di, NULL, &l->dev));
     vkGetDeviceQueue(l->dev, l->qfam, 0, &l->queue);
     VkCommandPoolCreateInfo pi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
@@ -215,10 +227,39 @@ static VkPipeline pipeline(struct lab *l, const struct variant *v)
         VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, NULL, 0,
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_COMPUTE_BIT, mod, "main", &spec},
         l->pl, VK_NULL_HANDLE, 0};
+    if (l->stats)
+        ci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline p;
     VK(vkCreateComputePipelines(l->dev, VK_NULL_HANDLE, 1, &ci, NULL, &p));
     vkDestroyShaderModule(l->dev, mod, NULL);
     return p;
+}
+
+/* The driver's own figures for the pipeline's one executable (NVIDIA: registers, shared
+ * memory, spills...), on one line. */
+static void print_stats(const struct lab *l, VkPipeline p)
+{
+    PFN_vkGetPipelineExecutableStatisticsKHR get =
+        (PFN_vkGetPipelineExecutableStatisticsKHR)vkGetDeviceProcAddr(l->dev, "vkGetPipelineExecutableStatisticsKHR");
+    if (!l->stats || !get)
+        return;
+    VkPipelineExecutableInfoKHR ei = {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, NULL, p, 0};
+    VkPipelineExecutableStatisticKHR st[32];
+    uint32_t n = 32;
+    for (uint32_t i = 0; i < n; i++)
+        st[i] = (VkPipelineExecutableStatisticKHR){VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR, NULL, "", "", 0, {0}};
+    if (get(l->dev, &ei, &n, st) < 0)
+        return;
+    printf("           ");
+    for (uint32_t i = 0; i < n; i++) {
+        if (st[i].format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR)
+            printf(" %s=%llu;", st[i].name, (unsigned long long)st[i].value.u64);
+        else if (st[i].format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR)
+            printf(" %s=%lld;", st[i].name, (long long)st[i].value.i64);
+        else if (st[i].format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR)
+            printf(" %s=%g;", st[i].name, st[i].value.f64);
+    }
+    printf("\n");
 }
 
 static void bind(struct lab *l, struct buf *a, struct buf *b, struct buf *c)
@@ -314,6 +355,7 @@ static void check_all(struct lab *l, const struct variant *vs, int nv, VkPipelin
             worst = e > worst || e != e ? e : worst;
         }
         printf("  %-8s checked, max rel err %.2e: %s\n", vs[v].name, worst, vs[v].what);
+        print_stats(l, pipes[v]);
     }
 }
 
