@@ -1,70 +1,139 @@
 // sgemm_optimized.comp: 128 x 128 block tile, BK = 8, 256 invocations (16 x 16) each computing
-// an 8 x 8 register tile; A is stored transposed in shared memory so the inner loop reads
-// both operands along rows; rows padded by one. Written for exactly 256 invocations (block
-// 16 16 1); grid = ceil(N/128) x ceil(M/128). Every load and store is bounds-checked, and the
-// shared tiles are indexed only by k < BK (the source article's form indexes past BK).
+// an 8 x 8 register tile; A is stored transposed in padded shared memory. On top of that:
+// two shared stages with the next tile's global loads held in registers (one barrier per
+// tile), vec4 global loads and stores where rows allow, vec4 shared reads, warp tiles, and
+// fragments read one k step ahead. Every access is bounds-checked (any M, N, K; any subgroup
+// size); written for exactly 256 invocations (block 16 16 1); grid ceil(N/128) x ceil(M/128).
 #version 450
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
-layout(set = 0, binding = 0, std430) readonly restrict buffer BufA { float a[]; };
-layout(set = 0, binding = 1, std430) readonly restrict buffer BufB { float b[]; };
-layout(set = 0, binding = 2, std430) writeonly restrict buffer BufC { float c[]; };
+// Each buffer twice: as floats (odd sizes) and as vec4s (rows a multiple of 4 floats). The
+// vec4 views assume 16-byte aligned bindings: the harness binds at 4096-byte offsets.
+layout(set = 0, binding = 0, std430) readonly buffer BufA { float a[]; };
+layout(set = 0, binding = 0, std430) readonly buffer BufA4 { vec4 a4[]; };
+layout(set = 0, binding = 1, std430) readonly buffer BufB { float b[]; };
+layout(set = 0, binding = 1, std430) readonly buffer BufB4 { vec4 b4[]; };
+layout(set = 0, binding = 2, std430) writeonly buffer BufC { float c[]; };
+layout(set = 0, binding = 2, std430) writeonly buffer BufC4 { vec4 c4[]; };
 layout(push_constant) uniform Dims { int M; int N; int K; } p;
 
-const uint BM = 128u, BN = 128u, BK = 8u, TM = 8u, TN = 8u;
-const uint THREADS = (BM / TM) * (BN / TN); // 256
-shared float As[BK][BM + 1u]; // As[k][m] = A[bm + m][k0 + k]
-shared float Bs[BK][BN + 1u]; // Bs[k][n] = B[k0 + k][bn + n]
+const uint BM = 128u, BN = 128u, BK = 8u;
+// Rows of 132 floats (33 vec4): the transposed A stores of 32 invocations (4 k x 16 m)
+// land in 32 distinct banks, and every row starts on a 16-byte boundary.
+const uint LD4 = 33u;
+shared vec4 As[2][BK][LD4]; // As[s][k][m / 4][m % 4] = A[bm + m][k0 + k]
+shared vec4 Bs[2][BK][LD4]; // Bs[s][k][n / 4][n % 4] = B[k0 + k][bn + n]
+
+// Warp tiles: warp w owns rows (w/2)*32 .. +31 and columns (w%2)*64 .. +63, its 32 lanes a
+// 4 x 8 grid; an invocation's 8 x 8 is rows rm + {0..3, 16..19} by columns cn + {0..3,
+// 32..35}, so with 32-wide subgroups a k step's reads touch 4 A and 8 B vec4s: no conflicts.
+const uint RH = 4u, CH = 8u; // the second halves, in vec4s
+
+uint M, N, K, tid, bm, bn;
+bool vecA, vecB;
+vec4 ga, gb; // the next tile, on its way from global memory
+
+vec4 load4A(uint r, uint k)
+{
+    if (r >= M)
+        return vec4(0.0);
+    if (vecA)
+        return k < K ? a4[(r * K + k) / 4u] : vec4(0.0);
+    uint i = r * K + k;
+    return vec4(k < K ? a[i] : 0.0, k + 1u < K ? a[i + 1u] : 0.0, k + 2u < K ? a[i + 2u] : 0.0,
+                k + 3u < K ? a[i + 3u] : 0.0);
+}
+
+vec4 load4B(uint k, uint n)
+{
+    if (k >= K)
+        return vec4(0.0);
+    if (vecB)
+        return n < N ? b4[(k * N + n) / 4u] : vec4(0.0);
+    uint i = k * N + n;
+    return vec4(n < N ? b[i] : 0.0, n + 1u < N ? b[i + 1u] : 0.0, n + 2u < N ? b[i + 2u] : 0.0,
+                n + 3u < N ? b[i + 3u] : 0.0);
+}
+
+// A[bm + tid/2][k0 + (tid%2)*4 ..] and B[k0 + tid/32][bn + (tid%32)*4 ..].
+void fetch(uint k0)
+{
+    ga = load4A(bm + (tid >> 1u), k0 + (tid & 1u) * 4u);
+    gb = load4B(k0 + (tid >> 5u), bn + (tid & 31u) * 4u);
+}
+
+void put(uint s)
+{
+    uint m = tid >> 1u, k = (tid & 1u) * 4u;
+    As[s][k][m >> 2u][m & 3u] = ga.x;
+    As[s][k + 1u][m >> 2u][m & 3u] = ga.y;
+    As[s][k + 2u][m >> 2u][m & 3u] = ga.z;
+    As[s][k + 3u][m >> 2u][m & 3u] = ga.w;
+    Bs[s][tid >> 5u][tid & 31u] = gb;
+}
 
 void main()
 {
-    uint M = uint(p.M), N = uint(p.N), K = uint(p.K);
-    uint tid = gl_LocalInvocationIndex;
-    uint tx = tid % (BN / TN), ty = tid / (BN / TN);
-    uint bm = gl_WorkGroupID.y * BM, bn = gl_WorkGroupID.x * BN;
-
-    float acc[TM][TN];
-    for (uint i = 0u; i < TM; ++i)
-        for (uint j = 0u; j < TN; ++j)
-            acc[i][j] = 0.0;
-    float ra[TM], rb[TN];
-
-    for (uint k0 = 0u; k0 < K; k0 += BK) {
-        // BM*BK = BK*BN = 1024 elements per tile: 4 per invocation each.
-        for (uint l = 0u; l < (BM * BK) / THREADS; ++l) {
-            uint idx = tid + l * THREADS;
-            uint m = idx / BK, k = idx % BK; // consecutive invocations walk a row of A
-            uint gr = bm + m, gk = k0 + k;
-            As[k][m] = (gr < M && gk < K) ? a[gr * K + gk] : 0.0;
-        }
-        for (uint l = 0u; l < (BK * BN) / THREADS; ++l) {
-            uint idx = tid + l * THREADS;
-            uint k = idx / BN, n = idx % BN;
-            uint gk = k0 + k, gc = bn + n;
-            Bs[k][n] = (gk < K && gc < N) ? b[gk * N + gc] : 0.0;
-        }
-        barrier();
-        [[unroll]] for (uint k = 0u; k < BK; ++k) {
-            [[unroll]] for (uint i = 0u; i < TM; ++i)
-                ra[i] = As[k][ty * TM + i];
-            [[unroll]] for (uint j = 0u; j < TN; ++j)
-                rb[j] = Bs[k][tx * TN + j];
-            [[unroll]] for (uint i = 0u; i < TM; ++i)
-                [[unroll]] for (uint j = 0u; j < TN; ++j)
-                    acc[i][j] += ra[i] * rb[j];
-        }
-        barrier();
+    M = uint(p.M), N = uint(p.N), K = uint(p.K);
+    tid = gl_LocalInvocationIndex;
+    bm = gl_WorkGroupID.y * BM, bn = gl_WorkGroupID.x * BN;
+    vecA = (K & 3u) == 0u;
+    vecB = (N & 3u) == 0u;
+    uint w = tid >> 5u, l = tid & 31u;
+    uint rm4 = (w >> 1u) * 8u + (l >> 3u), cn4 = (w & 1u) * 16u + (l & 7u); // rm / 4, cn / 4
+    vec4 acc[8][2];
+    [[unroll]] for (uint i = 0u; i < 8u; ++i)
+        acc[i][0] = acc[i][1] = vec4(0.0);
+    uint ntiles = (K + BK - 1u) / BK;
+    if (ntiles > 0u) {
+        fetch(0u);
+        put(0u);
     }
-    for (uint i = 0u; i < TM; ++i) {
-        uint r = bm + ty * TM + i;
+    barrier();
+    vec4 fa[2][2], fb[2][2];
+    fa[0][0] = As[0][0][rm4], fa[0][1] = As[0][0][rm4 + RH];
+    fb[0][0] = Bs[0][0][cn4], fb[0][1] = Bs[0][0][cn4 + CH];
+    for (uint t = 0u; t < ntiles; ++t) {
+        uint cur = t & 1u;
+        bool more = t + 1u < ntiles; // uniform: the barrier below is in uniform control flow
+        if (more)
+            fetch((t + 1u) * BK);
+        [[unroll]] for (uint k = 0u; k < BK; ++k) {
+            // Step k+1's fragments are read before step k's FMAs use the other set.
+            uint f = k & 1u, g = f ^ 1u;
+            if (k < BK - 1u) {
+                fa[g][0] = As[cur][k + 1u][rm4], fa[g][1] = As[cur][k + 1u][rm4 + RH];
+                fb[g][0] = Bs[cur][k + 1u][cn4], fb[g][1] = Bs[cur][k + 1u][cn4 + CH];
+            } else if (more) {
+                put(cur ^ 1u); // the other stage was last read before the previous barrier
+                barrier();
+                fa[0][0] = As[cur ^ 1u][0][rm4], fa[0][1] = As[cur ^ 1u][0][rm4 + RH];
+                fb[0][0] = Bs[cur ^ 1u][0][cn4], fb[0][1] = Bs[cur ^ 1u][0][cn4 + CH];
+            }
+            [[unroll]] for (uint i = 0u; i < 8u; ++i) {
+                float av = fa[f][i >> 2u][i & 3u];
+                acc[i][0] = fma(vec4(av), fb[f][0], acc[i][0]);
+                acc[i][1] = fma(vec4(av), fb[f][1], acc[i][1]);
+            }
+        }
+    }
+    bool vecC = (N & 3u) == 0u;
+    [[unroll]] for (uint i = 0u; i < 8u; ++i) {
+        uint r = bm + (rm4 + (i < 4u ? 0u : RH)) * 4u + (i & 3u);
         if (r >= M)
-            break;
-        for (uint j = 0u; j < TN; ++j) {
-            uint q = bn + tx * TN + j;
-            if (q < N)
-                c[r * N + q] = acc[i][j];
+            continue;
+        [[unroll]] for (uint h = 0u; h < 2u; ++h) {
+            uint q = bn + (cn4 + h * CH) * 4u;
+            if (vecC) {
+                if (q < N)
+                    c4[(r * N + q) / 4u] = acc[i][h];
+            } else {
+                [[unroll]] for (uint j = 0u; j < 4u; ++j)
+                    if (q + j < N)
+                        c[r * N + q + j] = acc[i][h][j];
+            }
         }
     }
 }
