@@ -34,11 +34,30 @@ int plan_width_selected(const struct run_opts *o, int w)
 
 int plan_kernel_selected(const struct run_opts *o, const char *lang, const char *name)
 {
-    if (!o->kernel_glob)
+    if (!o->n_kernel_globs)
         return 1;
     char full[128];
     snprintf(full, sizeof full, "%s/%s", lang, name);
-    return !fnmatch(o->kernel_glob, name, 0) || !fnmatch(o->kernel_glob, full, 0);
+    for (int i = 0; i < o->n_kernel_globs; i++)
+        if (!fnmatch(o->kernel_globs[i], name, 0) || !fnmatch(o->kernel_globs[i], full, 0))
+            return 1;
+    return 0;
+}
+
+int plan_case_selected(const struct run_opts *o, const char *name)
+{
+    for (int i = 0; i < o->n_case_globs; i++)
+        if (!fnmatch(o->case_globs[i], name, 0))
+            return 1;
+    return !o->n_case_globs;
+}
+
+int plan_backend_selected(const struct run_opts *o, const char *name)
+{
+    for (int i = 0; i < o->n_backends; i++)
+        if (!strcmp(o->backends[i], name))
+            return 1;
+    return !o->n_backends;
 }
 
 /* The tier's catalogue, or --cases. */
@@ -99,21 +118,23 @@ int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *er
     char names[LDR_MAX][16];
     int n = ldr_known(names), count = 0;
     *no_device = 0;
-    if (o->backend && !ldr_is_known(o->backend)) {
-        char list[256] = "";
-        for (int i = 0; i < n; i++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
-        err_set(err, "unknown backend '%s' (known: %s)", o->backend, list);
-        return -1;
-    }
+    for (int b = 0; b < o->n_backends; b++)
+        if (!ldr_is_known(o->backends[b])) {
+            char list[256] = "";
+            for (int i = 0; i < n; i++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+            err_set(err, "unknown backend '%s' (known: %s)", o->backends[b], list);
+            return -1;
+        }
     for (int i = 0; i < n; i++) {
-        if (o->backend && strcmp(o->backend, names[i]))
+        if (!plan_backend_selected(o, names[i]))
             continue;
         prb_probe(names[i], &probes[count]);
         struct probe *p = &probes[count++];
         if (p->count <= 0) {
             const char *why = p->count < 0 ? p->err : p->err[0] ? p->err : "no device found";
-            if (o->backend) {
+            /* A backend asked for by name must run: a gate on the wrong runner fails. */
+            if (o->n_backends) {
                 err_set(err, "backend %s: no usable device: %s", p->name, why);
                 *no_device = 1;
                 return -1;
@@ -132,12 +153,12 @@ int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only)
     for (int i = 0; i < cx->cases.n; i++) {
         struct case_data *d = &cx->data[i];
         d->c = &cx->cases.c[i];
-        if (o->case_glob && fnmatch(o->case_glob, d->c->name, 0))
+        if (!plan_case_selected(o, d->c->name))
             continue;
         for (int k = 0; k < cx->kernels.n; k++)
             d->used |= kern_runs_case(&cx->kernels.k[k], d->c) &&
                        plan_kernel_selected(o, cx->kernels.k[k].lang, cx->kernels.k[k].name);
-        d->used |= d->c->op == OP_SGEMM && !o->kernel_glob;
+        d->used |= d->c->op == OP_SGEMM && !o->n_kernel_globs;
         /* Shards take every n-th case of the catalogue: deterministic, and each shard
          * gets its share of every size and distribution. */
         if (d->used && o->shards && shard_ordinal++ % o->shards != o->shard)

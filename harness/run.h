@@ -9,11 +9,14 @@
 #define RUN_MAX_LIST 16
 
 struct run_opts {
-    const char *backend;   /* NULL: every built backend with a usable device */
+    const char *backends[RUN_MAX_LIST]; /* none: every built backend with a usable device */
+    int n_backends;
     const char *tier;      /* quick | standard | nightly */
     const char *cases;     /* catalogue file instead of the tier's */
-    const char *kernel_glob;
-    const char *case_glob;
+    const char *kernel_globs[RUN_MAX_LIST]; /* kernels by name or lang/name; none: all */
+    int n_kernel_globs;
+    const char *case_globs[RUN_MAX_LIST];   /* cases by name; none: all */
+    int n_case_globs;
     const char *junit, *json;
     const char *html, *record, *compare; /* after-run page, baseline record, upgrade gate */
     int fail_on_bits;      /* with compare: changed output bits fail */
@@ -30,6 +33,7 @@ struct run_opts {
     int quiet;             /* only failures while running */
     int shard, shards;     /* run only cases whose ordinal % shards == shard (shards 0: all) */
     int device;            /* only this device index of each backend, -1 for all */
+    int devices_all;       /* --devices all: one shard per device, merged */
     const char *sanitize;  /* run each group under compute-sanitizer: memcheck | racecheck */
     const char *group_child; /* internal, set by sanitize_exec: run one group and exit */
     int argc;              /* the command line, re-run under the sanitizer */
@@ -39,6 +43,8 @@ struct run_opts {
 /* Exit codes, decided once here and returned to main. */
 enum { EXIT_OK = 0, EXIT_FAILURES = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3 };
 
+/* The options' defaults. */
+void run_opts_init(struct run_opts *o);
 int run_conformance(const struct run_opts *o, struct hb_err *err);
 int run_list(const struct run_opts *o, struct hb_err *err);
 

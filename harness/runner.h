@@ -52,6 +52,8 @@ int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int 
 void plan_group_cases(const struct run_ctx *cx, struct group *g);
 int plan_lang_listed(const char *langs, const char *lang);
 int plan_kernel_selected(const struct run_opts *o, const char *lang, const char *name);
+int plan_case_selected(const struct run_opts *o, const char *name);
+int plan_backend_selected(const struct run_opts *o, const char *name);
 int plan_width_selected(const struct run_opts *o, int width);
 int plan_race_detector(const struct run_opts *o);
 

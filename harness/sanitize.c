@@ -36,6 +36,8 @@ void san_exec(const struct run_ctx *cx, const struct group *g, int start, int fd
             i++;
             continue;
         }
+        if (!strncmp(o->argv[i], "--sanitize=", 11))
+            continue;
         argv[n++] = o->argv[i];
     }
     argv[n++] = "--group-child";

@@ -17,19 +17,26 @@
 
 #define SHARD_MAX MAX_DEVICES
 
-int shard_devices_all(int argc, char **argv)
+/* Whether argv[i] is one of the options a shard must not inherit (reports are the merge's,
+ * --devices is this very split); *skip says whether its value is the next word. */
+static int shard_drops(const char *a, int *skip)
 {
-    const char *backend = NULL, *junit = NULL, *json = NULL, *html = NULL;
-    for (int i = 2; i + 1 < argc; i++) {
-        if (!strcmp(argv[i], "--backend"))
-            backend = argv[i + 1];
-        else if (!strcmp(argv[i], "--junit"))
-            junit = argv[i + 1];
-        else if (!strcmp(argv[i], "--json"))
-            json = argv[i + 1];
-        else if (!strcmp(argv[i], "--html"))
-            html = argv[i + 1];
+    static const char *const dropped[] = {"--devices", "--junit", "--json", "--html"};
+    for (size_t k = 0; k < sizeof dropped / sizeof dropped[0]; k++) {
+        size_t n = strlen(dropped[k]);
+        if (!strncmp(a, dropped[k], n) && (a[n] == 0 || a[n] == '=')) {
+            *skip = a[n] == 0;
+            return 1;
+        }
     }
+    return 0;
+}
+
+int shard_devices_all(const struct run_opts *o)
+{
+    int argc = o->argc;
+    char **argv = o->argv;
+    const char *backend = o->backends[0], *junit = o->junit, *json = o->json, *html = o->html;
     if (!backend || !ldr_is_known(backend)) {
         fprintf(stderr, "harness: --devices all needs --backend NAME (one backend's devices)\n");
         return EXIT_USAGE;
@@ -61,13 +68,11 @@ int shard_devices_all(int argc, char **argv)
             int m = 0;
             args[m++] = exe;
             for (int i = 1; i < argc; i++) {
-                /* Reports are the merge's job; each shard writes only its JSON lines. */
-                if (!strcmp(argv[i], "--devices") || !strcmp(argv[i], "--junit") || !strcmp(argv[i], "--json") ||
-                    !strcmp(argv[i], "--html")) {
-                    i++;
-                    continue;
-                }
-                args[m++] = argv[i];
+                int skip = 0;
+                if (shard_drops(argv[i], &skip))
+                    i += skip;
+                else
+                    args[m++] = argv[i];
             }
             char *extra[] = {"--shard", shard, "--device", device, "--json", files[k], "--quiet"};
             for (size_t e = 0; e < sizeof extra / sizeof extra[0]; e++)

@@ -3,8 +3,10 @@
 #ifndef HB_SHARD_H
 #define HB_SHARD_H
 
-/* argv is the whole `harness run ...` command line holding --devices all. Returns the exit
- * code: the merge's, 2 for bad usage, 3 when the backend has no device. */
-int shard_devices_all(int argc, char **argv);
+#include "run.h"
+
+/* o holds the parsed `harness run ... --devices all` command line (o->argv the words). Returns
+ * the exit code: the merge's, 2 for bad usage, 3 when the backend has no device. */
+int shard_devices_all(const struct run_opts *o);
 
 #endif

@@ -145,13 +145,14 @@ static void load(struct run_ctx *cx, struct run_opts *o, const char *dir, const 
     ck_assert_msg(plan_load(cx, &err) == 0, "%s", err.msg);
 }
 
-/* A manifest for one shipped CUDA kernel, reduce or sgemm by its name. */
+/* A manifest for one CUDA kernel: the test reduction (tests/data/user_kernel, a block of 256
+ * summing 1024 elements) or a shipped sgemm fault canary by its name. */
 static char *kernel_manifest(const char *dir, const char *name, const char *extra)
 {
     char text[2048];
-    int reduce = !strncmp(name, "reduce", 6);
-    snprintf(text, sizeof text, "[%s]\nop = %s\nlang = cuda\nsource = %s/kernels/cuda/%s.cu\nentry = %s\n%s%s", name,
-             reduce ? "reduce" : "sgemm", HB_TEST_ROOT, name, name,
+    int reduce = !strcmp(name, "my_reduce");
+    snprintf(text, sizeof text, "[%s]\nop = %s\nlang = cuda\nsource = %s/%s/%s.cu\nentry = %s\n%s%s", name,
+             reduce ? "reduce" : "sgemm", HB_TEST_ROOT, reduce ? "tests/data/user_kernel" : "kernels/cuda", name, name,
              reduce ? "block = 256 1 1\ngrid = n/1024 1 1\nchunk = 1024\n" : "block = 16 16 1\ngrid = N/16 M/16 1\n",
              extra);
     return t_write(dir, "k.manifest", text);
@@ -160,7 +161,7 @@ static char *kernel_manifest(const char *dir, const char *name, const char *extr
 START_TEST(plan_shards_split_the_cases_without_overlap)
 {
     char *dir = t_tmpdir();
-    char *manifest = kernel_manifest(dir, "reduce_generic", "");
+    char *manifest = kernel_manifest(dir, "my_reduce", "");
     int seen[16] = {0}, total = -1;
     for (int shard = 0; shard < 3; shard++) {
         struct run_ctx cx;
@@ -204,11 +205,11 @@ static void run_one_group(struct run_ctx *cx, const char *kernel_name)
 START_TEST(supervision_runs_every_case_of_a_correct_kernel)
 {
     char *dir = t_tmpdir();
-    char *manifest = kernel_manifest(dir, "reduce_generic", "");
+    char *manifest = kernel_manifest(dir, "my_reduce", "");
     struct run_ctx cx;
     struct run_opts o;
     load(&cx, &o, dir, manifest);
-    run_one_group(&cx, "reduce_generic");
+    run_one_group(&cx, "my_reduce");
     ck_assert_int_eq(cx.sink.n, 5);
     ck_assert_int_eq(cx.sink.counts[V_PASS], 5);
     rep_close(&cx.sink);

@@ -1,0 +1,212 @@
+/* run_options.c: the options of `harness run` and `harness list`, as one cli.h table: each
+ * option's setter checks its value and fills struct run_opts. What they do is run.c's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "run.h"
+
+#define RO(dest) ((struct run_opts *)(dest))
+
+void run_opts_init(struct run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->timeout_s = 120;
+    o->repeats = 2;
+    o->device = -1;
+}
+
+static int set_backend(void *d, const char *v, struct hb_err *e)
+{
+    if (!cli_list(v, RO(d)->backends, &RO(d)->n_backends, RUN_MAX_LIST))
+        return 0;
+    return err_set(e, "expected backend names, comma separated (vulkan, cuda, hip, sim)"), -1;
+}
+
+static int set_kernel(void *d, const char *v, struct hb_err *e)
+{
+    if (!cli_list(v, RO(d)->kernel_globs, &RO(d)->n_kernel_globs, RUN_MAX_LIST))
+        return 0;
+    return err_set(e, "expected kernel names or globs, comma separated, at most %d", RUN_MAX_LIST), -1;
+}
+
+static int set_case(void *d, const char *v, struct hb_err *e)
+{
+    if (!cli_list(v, RO(d)->case_globs, &RO(d)->n_case_globs, RUN_MAX_LIST))
+        return 0;
+    return err_set(e, "expected case names or globs, comma separated, at most %d", RUN_MAX_LIST), -1;
+}
+
+static int set_width(void *d, const char *v, struct hb_err *e)
+{
+    const char *items[RUN_MAX_LIST];
+    int n = 0, rc = cli_list(v, items, &n, RUN_MAX_LIST - RO(d)->n_widths);
+    for (int i = 0; i < n; i++) {
+        long w;
+        if (!rc && (parse_long(items[i], &w) || w < 1 || w > 1024))
+            rc = -1;
+        if (!rc)
+            RO(d)->widths[RO(d)->n_widths++] = (int)w;
+        free((char *)items[i]);
+    }
+    if (rc)
+        err_set(e, "expected widths such as 32 or 4,8,16");
+    return rc;
+}
+
+static int set_manifest(void *d, const char *v, struct hb_err *e)
+{
+    if (RO(d)->n_manifests == RUN_MAX_LIST)
+        return err_set(e, "at most %d manifests", RUN_MAX_LIST), -1;
+    RO(d)->manifests[RO(d)->n_manifests++] = v;
+    return 0;
+}
+
+static int set_long(const char *v, long lo, long hi, long *out, const char *what, struct hb_err *e)
+{
+    if (!parse_long(v, out) && *out >= lo && *out <= hi)
+        return 0;
+    return err_set(e, "expected %s from %ld to %ld", what, lo, hi), -1;
+}
+
+static int set_timeout(void *d, const char *v, struct hb_err *e)
+{
+    long t;
+    return set_long(v, 1, 86400, &t, "seconds", e) ? -1 : (RO(d)->timeout_s = (double)t, 0);
+}
+
+static int set_repeats(void *d, const char *v, struct hb_err *e)
+{
+    long r;
+    if (set_long(v, 2, 100, &r, "launches (two at least: the repeat check)", e))
+        return -1;
+    return RO(d)->repeats = (int)r, 0;
+}
+
+static int set_perf(void *d, const char *v, struct hb_err *e)
+{
+    long p;
+    return set_long(v, 1, 10000, &p, "a percentage", e) ? -1 : (RO(d)->perf_pct = (double)p, 0);
+}
+
+static int set_device(void *d, const char *v, struct hb_err *e)
+{
+    long k;
+    return set_long(v, 0, 15, &k, "a device index", e) ? -1 : (RO(d)->device = (int)k, 0);
+}
+
+static int set_devices(void *d, const char *v, struct hb_err *e)
+{
+    if (strcmp(v, "all"))
+        return err_set(e, "only 'all' (one shard per device) is known"), -1;
+    return RO(d)->devices_all = 1, 0;
+}
+
+static int set_shard(void *d, const char *v, struct hb_err *e)
+{
+    int i = -1, n = 0, used = 0;
+    if (sscanf(v, "%d/%d%n", &i, &n, &used) != 2 || v[used] || n < 1 || i < 0 || i >= n)
+        return err_set(e, "expected i/n with 0 <= i < n"), -1;
+    RO(d)->shard = i, RO(d)->shards = n;
+    return 0;
+}
+
+static int set_sanitize(void *d, const char *v, struct hb_err *e)
+{
+    if (strcmp(v, "memcheck") && strcmp(v, "racecheck"))
+        return err_set(e, "expected memcheck or racecheck"), -1;
+    return RO(d)->sanitize = v, 0;
+}
+
+static int set_schedule(void *d, const char *v, struct hb_err *e)
+{
+    if (strcmp(v, "lockstep") && strncmp(v, "random:", 7))
+        return err_set(e, "expected lockstep or random:SEED"), -1;
+    return RO(d)->schedule = v, 0;
+}
+
+#define SET_STRING(field)                                                                          \
+    static int set_##field(void *d, const char *v, struct hb_err *e)                                \
+    {                                                                                                \
+        (void)e;                                                                                     \
+        return RO(d)->field = v, 0;                                                                  \
+    }
+SET_STRING(tier)
+SET_STRING(cases)
+SET_STRING(junit)
+SET_STRING(json)
+SET_STRING(html)
+SET_STRING(record)
+SET_STRING(compare)
+SET_STRING(known_bugs)
+SET_STRING(group_child)
+
+#define SET_FLAG(name, field)                                                                      \
+    static int set_##name(void *d, const char *v, struct hb_err *e)                                 \
+    {                                                                                                \
+        (void)v, (void)e;                                                                            \
+        return RO(d)->field = 1, 0;                                                                  \
+    }
+SET_FLAG(quiet, quiet)
+SET_FLAG(only_manifest, no_builtin)
+SET_FLAG(bits, fail_on_bits)
+
+static const struct cli_opt run_table[] = {
+    {"backend", 'b', "B[,B]", set_backend,
+     "vulkan, cuda, hip or sim (default: every backend with a usable device; one named here that has no "
+     "usable device exits 3)"},
+    {"tier", 't', "T", set_tier, "quick (default), standard or nightly: cases/T.cases"},
+    {"cases", 0, "FILE", set_cases, "a case catalogue instead of the tier's"},
+    {"kernel", 'k', "GLOB[,GLOB]", set_kernel, "kernels by name or lang/name, e.g. 'reduce_*' or 'hip/*' (repeatable)"},
+    {"case", 'c', "GLOB[,GLOB]", set_case, "cases by name (repeatable)"},
+    {"width", 'w', "W[,W]", set_width, "only these warp/subgroup widths (repeatable)"},
+    {"manifest", 'm', "FILE", set_manifest, "also run the kernels of this manifest (repeatable)"},
+    {"only-manifest", 0, NULL, set_only_manifest, "run only --manifest kernels, not the shipped ones"},
+    {"junit", 0, "FILE", set_junit, "JUnit XML, valid after every result"},
+    {"json", 0, "FILE", set_json, "JSON lines, one per result as it arrives"},
+    {"html", 0, "FILE", set_html, "one self-contained page: summary and heat maps of where bad elements sit"},
+    {"record", 0, "FILE", set_record, "write this run as a baseline (versions, verdicts, errors, output hashes)"},
+    {"compare", 0, "FILE", set_compare,
+     "the upgrade gate: fails on a verdict gone bad, error growth past 2x or a missing case"},
+    {"fail-on-bit-change", 0, NULL, set_bits, "with --compare: changed output bits fail"},
+    {"perf-threshold", 0, "PCT", set_perf, "with --compare: slower by more than PCT percent fails"},
+    {"known-bugs", 0, "FILE", set_known_bugs, "triaged driver/toolkit bugs (default cases/known-bugs)"},
+    {"timeout", 0, "S", set_timeout, "seconds one case may take before its child is killed (default 120)"},
+    {"repeats", 0, "N", set_repeats, "launches per case, compared bit for bit (default 2)"},
+    {"schedule", 0, "S", set_schedule, "emulator interleaving: lockstep or random:SEED"},
+    {"shard", 0, "i/n", set_shard, "run the i-th of n deterministic slices of the cases"},
+    {"device", 0, "K", set_device, "only device K of each backend (default: all)"},
+    {"devices", 0, "all", set_devices, "with --backend: one shard per device in parallel, merged into one report"},
+    {"sanitize", 0, "T", set_sanitize, "run each group under compute-sanitizer (memcheck or racecheck)"},
+    {"quiet", 'q', NULL, set_quiet, "print only failures, skips and the summary"},
+    {"group-child", 0, "SPEC", set_group_child, NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static const char run_usage[] =
+    "usage: harness run [options]\n"
+    "Runs every selected kernel on each backend, device and width over the tier's cases and compares\n"
+    "each result with OpenBLAS and a float64 truth.\n"
+    "exit codes: 0 every verdict acceptable; 1 a FAIL, XPASS or ERROR, or nothing ran; 2 bad usage\n"
+    "or input file; 3 a backend asked for by name has no usable device\n";
+
+static const char list_usage[] =
+    "usage: harness list [options]\n"
+    "Shows the backends with their devices and widths, the kernels found and the case count.\n";
+
+int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *err)
+{
+    int first;
+    int rc = cli_parse(argc, argv, !strcmp(argv[0], "list") ? list_usage : run_usage, run_table, o, &first, err);
+    if (rc)
+        return rc;
+    if (first < argc) {
+        err_set(err, "%s: unexpected argument (see %s --help)", argv[first], argv[0]);
+        return -1;
+    }
+    if (o->devices_all && o->n_backends != 1) {
+        err_set(err, "--devices all needs --backend NAME (one backend's devices)");
+        return -1;
+    }
+    return 0;
+}
