@@ -21,8 +21,8 @@ static const char usage[] =
     "  help    this text (also --help)\n"
     "\n"
     "harness COMMAND --help lists a command's options.\n"
-    "exit codes: 0 every verdict acceptable; 1 a FAIL, XPASS or ERROR, or nothing ran; 2 bad usage or\n"
-    "            input file; 3 a backend asked for by name has no usable device\n";
+    "exit codes: 0 every verdict acceptable; 1 a FAIL, XPASS or ERROR; 2 bad usage or input file;\n"
+    "            3 a backend asked for by name has no usable device; 4 no case ran\n";
 
 static int parse_sizes(const char *s, struct bench_opts *b)
 {

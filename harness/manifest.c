@@ -128,11 +128,10 @@ int kern_grid(const struct kern_desc *k, const struct hb_case *c, unsigned grid[
 {
     for (int i = 0; i < 3; i++) {
         const struct kern_grid_term *t = &k->grid[i];
-        long v = t->var ? (size_var(c, t->var) + t->value - 1) / t->value : t->value;
-        /* An empty SGEMM output still gets one block, so the kernel's bounds checks run:
-         * "M = 0: nothing written, no crash". A reduce block past the end has no partial. */
-        if (op_is_gemm(k->op) && v < 1)
-            v = 1;
+        long size = t->var ? size_var(c, t->var) : 0;
+        /* Ceiling division without size + value - 1, which overflows for huge divisors. A
+         * zero (M = 0, say) stays zero: the case is then not launched (testbed.c). */
+        long v = t->var ? size / t->value + (size % t->value != 0) : t->value;
         if (v > 0x7fffffffL) {
             err_set(err, "grid dimension %d of %s for case %s is %ld blocks", i, k->name, c->name, v);
             return -1;
@@ -169,4 +168,5 @@ void kern_spec(const struct kern_desc *k, const char *build_dir, struct hb_kerne
     out->build_dir = build_dir;
     for (int i = 0; i < 3; i++)
         out->block[i] = k->block[i];
+    out->user = k->user;
 }

@@ -34,6 +34,7 @@ struct kern_desc {
     long timeout_s; /* per-case timeout for this kernel, 0: the run's --timeout */
     int needs_racecheck; /* a race only a race detector shows: runs under --sanitize racecheck,
                             SKIP otherwise */
+    int user;    /* from a --manifest file, not a shipped one: a build failure is an ERROR */
     char *file;  /* manifest, for messages */
     int line;
 };
@@ -54,7 +55,8 @@ void kern_set_free(struct kern_set *set);
 int kern_written_for(const struct kern_desc *k, int width);
 /* Whether the kernel is a known-bad canary at this width (expected to fail). */
 int kern_expected_bad(const struct kern_desc *k, int width);
-/* Grid for a case; 0 on success, -1 (with message) when a dimension overflows. */
+/* Grid for a case; 0 on success, -1 (with message) when a dimension overflows. A dimension
+ * may be 0 (M = 0 for `grid = N/16 M/16`): such a grid is not launched. */
 int kern_grid(const struct kern_desc *k, const struct hb_case *c, unsigned grid[3], struct hb_err *err);
 /* Whether the kernel runs this case (op matches and the cases glob accepts it). */
 int kern_runs_case(const struct kern_desc *k, const struct hb_case *c);

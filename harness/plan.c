@@ -85,9 +85,13 @@ int plan_load(struct run_ctx *cx, struct hb_err *err)
         if (rc)
             return -1;
     }
-    for (int i = 0; i < o->n_manifests; i++)
+    for (int i = 0; i < o->n_manifests; i++) {
+        int before = cx->kernels.n;
         if (kern_parse_file(o->manifests[i], &cx->kernels, err))
             return -1;
+        for (int k = before; k < cx->kernels.n; k++)
+            cx->kernels.k[k].user = 1;
+    }
     char *cases_path = plan_cases_path(o, err);
     if (!cases_path)
         return -1;

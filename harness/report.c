@@ -328,7 +328,15 @@ void rep_print_summary(FILE *out, const struct rep_sink *s)
     fputc('\n', out);
     int passed = s->counts[V_PASS] + s->counts[V_SUSPECT] + s->counts[V_XFAIL];
     int failed = s->counts[V_FAIL] + s->counts[V_XPASS] + s->counts[V_ERROR];
-    fprintf(out, "%d passed, %d failed, %d skipped\n", passed, failed, s->counts[V_SKIP]);
+    fprintf(out, "%d passed, %d failed, %d skipped; %d ran\n", passed, failed, s->counts[V_SKIP], rep_ran(s));
+}
+
+int rep_ran(const struct rep_sink *s)
+{
+    int ran = 0;
+    for (int i = 0; i < s->n; i++)
+        ran += !s->all[i].group_row && s->all[i].verdict != V_SKIP;
+    return ran;
 }
 
 int rep_failed(const struct rep_sink *s)

@@ -54,6 +54,8 @@ void rep_print_line(FILE *out, const struct rep_result *r);
 /* The end-of-run table grouped by kernel, then the counts and the closing line. */
 void rep_print_summary(FILE *out, const struct rep_sink *s);
 int rep_failed(const struct rep_sink *s);
+/* Cases that ran (a row per case that is not a SKIP): 0 means the run tested nothing. */
+int rep_ran(const struct rep_sink *s);
 
 /* Results summed per (backend, device, width) group, groups of one kernel together, kernels
  * in the order they first reported: what the table and the HTML page both show. */

@@ -142,9 +142,10 @@ static int run_finish(struct run_ctx *cx, struct hb_err *err)
 {
     const struct run_opts *o = cx->o;
     int code = sup_interrupted || rep_failed(&cx->sink) ? EXIT_FAILURES : EXIT_OK;
-    if (!cx->sink.n) {
-        printf("harness: nothing ran (no kernel, case and device matched)\n");
-        code = EXIT_FAILURES;
+    if (code == EXIT_OK && !rep_ran(&cx->sink) && !o->allow_empty) {
+        printf("harness: no case ran (%s): exit %d; --allow-empty accepts that\n",
+               cx->sink.n ? "every kernel skipped" : "no kernel, case and device matched", EXIT_NOTHING_RAN);
+        code = EXIT_NOTHING_RAN;
     }
     struct out_opts out;
     memset(&out, 0, sizeof out);

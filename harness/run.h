@@ -34,14 +34,16 @@ struct run_opts {
     int shard, shards;     /* run only cases whose ordinal % shards == shard (shards 0: all) */
     int device;            /* only this device index of each backend, -1 for all */
     int devices_all;       /* --devices all: one shard per device, merged */
+    int allow_empty;       /* a run where no case ran exits 0 instead of EXIT_NOTHING_RAN */
     const char *sanitize;  /* run each group under compute-sanitizer: memcheck | racecheck */
     const char *group_child; /* internal, set by sanitize_exec: run one group and exit */
     int argc;              /* the command line, re-run under the sanitizer */
     char **argv;
 };
 
-/* Exit codes, decided once here and returned to main. */
-enum { EXIT_OK = 0, EXIT_FAILURES = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3 };
+/* Exit codes, decided once here and returned to main. EXIT_NOTHING_RAN: no case ran (every
+ * kernel skipped, or nothing matched), so a gate cannot pass by not running. */
+enum { EXIT_OK = 0, EXIT_FAILURES = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3, EXIT_NOTHING_RAN = 4 };
 
 /* The options' defaults. */
 void run_opts_init(struct run_opts *o);

@@ -150,6 +150,7 @@ SET_STRING(group_child)
 SET_FLAG(quiet, quiet)
 SET_FLAG(only_manifest, no_builtin)
 SET_FLAG(bits, fail_on_bits)
+SET_FLAG(allow_empty, allow_empty)
 
 static const struct cli_opt run_table[] = {
     {"backend", 'b', "B[,B]", set_backend,
@@ -179,6 +180,7 @@ static const struct cli_opt run_table[] = {
     {"devices", 0, "all", set_devices, "with --backend: one shard per device in parallel, merged into one report"},
     {"sanitize", 0, "T", set_sanitize, "run each group under compute-sanitizer (memcheck or racecheck)"},
     {"quiet", 'q', NULL, set_quiet, "print only failures, skips and the summary"},
+    {"allow-empty", 0, NULL, set_allow_empty, "a run in which no case ran exits 0 (default: exit 4)"},
     {"group-child", 0, "SPEC", set_group_child, NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
@@ -187,8 +189,8 @@ static const char run_usage[] =
     "usage: harness run [options]\n"
     "Runs every selected kernel on each backend, device and width over the tier's cases and compares\n"
     "each result with OpenBLAS and a float64 truth.\n"
-    "exit codes: 0 every verdict acceptable; 1 a FAIL, XPASS or ERROR, or nothing ran; 2 bad usage\n"
-    "or input file; 3 a backend asked for by name has no usable device\n";
+    "exit codes: 0 every verdict acceptable; 1 a FAIL, XPASS or ERROR; 2 bad usage or input file;\n"
+    "3 a backend asked for by name has no usable device; 4 no case ran (see --allow-empty)\n";
 
 static const char list_usage[] =
     "usage: harness list [options]\n"

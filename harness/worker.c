@@ -69,11 +69,11 @@ static void wk_judge(const struct run_ctx *cx, const struct group *g, const stru
     const struct known_bug *bug = known_match(&cx->known, r->backend, r->device, kernel_name, c->name);
     int expected_bad = g->k ? kern_expected_bad(g->k, g->width.width) : 0;
     r->verdict = verdict_case(&r->cmp, expected_bad, g->k ? g->k->expect : 0, bug, verdict_why, sizeof verdict_why);
-    if (r->why[0]) {
+    if (r->why[0] && verdict_why[0]) {
         char api_why[sizeof r->why];
         memcpy(api_why, r->why, sizeof api_why);
         snprintf(r->why, sizeof r->why, "%.150s; %.100s", api_why, verdict_why);
-    } else {
+    } else if (!r->why[0]) {
         snprintf(r->why, sizeof r->why, "%s", verdict_why);
     }
 }

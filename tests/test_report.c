@@ -229,7 +229,7 @@ START_TEST(summary_ends_with_passed_failed_skipped)
     rep_print_summary(f, &s);
     char *text = t_slurp(f);
     fclose(f);
-    ck_assert_str_eq(last_line(text), "4 passed, 3 failed, 2 skipped");
+    ck_assert_str_eq(last_line(text), "4 passed, 3 failed, 2 skipped; 7 ran");
     ck_assert_ptr_nonnull(strstr(text, "Failures"));
     ck_assert_ptr_nonnull(strstr(text, "cuda/other"));
     free(text);
@@ -252,7 +252,7 @@ START_TEST(summary_of_a_clean_run_has_no_failures)
     char *text = t_slurp(f);
     fclose(f);
     ck_assert_ptr_null(strstr(text, "Failures"));
-    ck_assert_str_eq(last_line(text), "1 passed, 0 failed, 0 skipped");
+    ck_assert_str_eq(last_line(text), "1 passed, 0 failed, 0 skipped; 1 ran");
     free(text);
     rep_close(&s);
 }
