@@ -151,6 +151,9 @@ struct hb_backend {
     /* Exact out-of-bounds reads and writes of the last launch, NULL where a backend cannot
      * see accesses (GPUs: guard bands and compute-sanitizer memcheck stand in). */
     int (*faults)(hb_ctx *ctx, struct hb_fault *reads, struct hb_fault *writes);
+    /* Which binary a loaded kernel runs: its path, or its source with the compiler and flags
+     * that built it, so a report never leaves in doubt what was tested. NULL: not said. */
+    const char *(*kernel_origin)(hb_ctx *ctx, hb_kern *kern);
 };
 
 /* Every backend shared object exports exactly this symbol. */

@@ -102,6 +102,10 @@ void rep_write_json(FILE *out, const struct rep_result *r)
     fprintf(out, ",\"output_hash\":\"%016" PRIx64 "\"", r->output_hash);
     json_num(out, "kernel_ms", r->kernel_ms);
     json_num(out, "child_ms", r->child_ms);
+    if (r->binary[0]) {
+        fputs(",\"binary\":", out);
+        rep_json_string(out, r->binary);
+    }
     fprintf(out, ",\"threads\":%" PRIu64 ",\"group_row\":%d,\"note\":", r->threads, r->group_row);
     rep_json_string(out, r->note);
     fputs("}\n", out);

@@ -93,6 +93,8 @@ void wk_group_child(struct run_ctx *cx, const struct group *g, int start, int fd
         m.type = MSG_RESULT;
         run_fill_identity(&m.r, g);
         run_fill_case(&m.r, d->c);
+        if (kern && be->abi >= 2 && be->kernel_origin && be->kernel_origin(hctx, kern))
+            snprintf(m.r.binary, sizeof m.r.binary, "%s", be->kernel_origin(hctx, kern));
         double t0 = now_ms();
         int sticky = tb_run_case(be, hctx, kern, g->k, d, cx->o->repeats, &m.r);
         m.r.child_ms = now_ms() - t0;

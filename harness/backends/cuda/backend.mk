@@ -26,12 +26,14 @@ BACKEND_NOTES += cuda:built
 # loads on machines with no GPU.
 # CU_CUDA_HOME is where the run-time compile looks for libnvrtc and cuda_runtime.h when
 # $$CUDA_HOME is unset (NVRTC is dlopen'ed: only users' own kernels need it).
-$(BUILD)/backends/hb_cuda.so: harness/backends/cuda/cu_backend.c harness/backends/common/rtc.c \
+# libstdc++ for its demangler: kernels found by enumeration have C++ names.
+$(BUILD)/backends/hb_cuda.so: harness/backends/cuda/cu_backend.c harness/backends/cuda/cu_module.c \
+                              harness/backends/cuda/cu_internal.h harness/backends/common/rtc.c \
                               harness/backends/common/rtc.h harness/backend.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -isystem $(CUDA_HOME)/include -Iharness/backends/common \
 	    -DCU_CUDA_HOME='"$(CUDA_HOME)"' $(filter %.c,$^) -o $@ \
-	    -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -ldl
+	    -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -ldl -lstdc++
 
 # ptxas writes its -v report to stderr: keep it, and show it when nvcc fails. Device-code
 # warnings are errors, as for the C code.

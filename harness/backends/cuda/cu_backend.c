@@ -1,54 +1,18 @@
-/* cu_backend.c: the CUDA backend (hb_cuda.so). Runs kernels from the fatbins that
- * backend.mk builds (build/kernels/cuda/<stem>.fatbin), or compiled at run time with NVRTC
- * when none is current (a user's own kernel), through the runtime API's library calls,
- * times them with events, and offers cuBLAS SGEMM (full fp32) and a device-to-device copy
- * as yardsticks. It offers width 32 only, never resets the device, and never exits: a dead
+/* cu_backend.c: the CUDA backend (hb_cuda.so): devices, context, memory, launches with the
+ * kernel's declared argument list (loading kernels is cu_module.c's), timed with events, and
+ * cuBLAS SGEMM (full fp32) and a device-to-device copy as yardsticks. It offers width 32 only, never resets the device, and never exits: a dead
  * context is reported as a sticky error. */
-#include "backend.h"
-#include "rtc.h"
-
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <nvrtc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-struct hb_ctx {
-    cudaStream_t stream; /* every call runs here and waits for it, so calls never overlap */
-    cudaEvent_t ev_start, ev_stop;
-    cublasHandle_t blas; /* created on first vendor_sgemm: it costs time and memory */
-    int sticky;          /* the context is dead: every later call repeats err */
-    char err[512];
-    /* NVRTC, dlopen'ed on the first run-time compile: only users' own kernels need it,
-     * and a machine may have the driver and cudart without the toolkit's libnvrtc. */
-    void *nvrtc;
-    nvrtcResult (*rtc_create)(nvrtcProgram *, const char *, const char *, int,
-                              const char *const *, const char *const *);
-    nvrtcResult (*rtc_compile)(nvrtcProgram, int, const char *const *);
-    nvrtcResult (*rtc_log_size)(nvrtcProgram, size_t *);
-    nvrtcResult (*rtc_log)(nvrtcProgram, char *);
-    nvrtcResult (*rtc_cubin_size)(nvrtcProgram, size_t *);
-    nvrtcResult (*rtc_cubin)(nvrtcProgram, char *);
-    nvrtcResult (*rtc_destroy)(nvrtcProgram *);
-    const char *(*rtc_errstr)(nvrtcResult);
-};
+#include "cu_internal.h"
 
-struct hb_buf {
-    void *ptr;
-    size_t bytes;
-};
-
-struct hb_kern {
-    cudaLibrary_t lib;
-    cudaKernel_t fn;
-    unsigned block[3];
-};
-
-static void cu_msg(char *dst, size_t len, const char *call, cudaError_t e)
+void cu_msg(char *dst, size_t len, const char *call, cudaError_t e)
 {
     snprintf(dst, len, "%s: %s (%s)", call, cudaGetErrorName(e), cudaGetErrorString(e));
 }
@@ -56,7 +20,7 @@ static void cu_msg(char *dst, size_t len, const char *call, cudaError_t e)
 /* Records a failed call. An error that survives clearing the last error and a
  * device sync has poisoned the context (illegal address, trap...): from then on
  * every call fails with it, and the core restarts the child. */
-static int cu_fail(hb_ctx *ctx, const char *call, cudaError_t e)
+int cu_fail(hb_ctx *ctx, const char *call, cudaError_t e)
 {
     cu_msg(ctx->err, sizeof ctx->err, call, e);
     (void)cudaGetLastError();
@@ -317,201 +281,56 @@ static int cu_download(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size_
 
 /* Loads libnvrtc from the loader's path, else from $CUDA_HOME/lib64 or the toolkit this
  * backend was built against; 0, or -1 with ctx->err set (a SKIP: no compiler here). */
-static int cu_nvrtc_open(hb_ctx *ctx)
+/* One launch argument's bytes, by its declared kind and the kernel's own parameter size where
+ * the runtime reports it: a buffer is a device pointer, an integer widens (sign-extended) to a
+ * 64-bit parameter, a float to a double. */
+static int cu_one_arg(hb_ctx *ctx, const hb_kern *k, const struct hb_args *a, int i, unsigned char *slot)
 {
-    if (ctx->nvrtc)
-        return 0;
-    const char *home = getenv("CUDA_HOME");
-    char env_lib[1024] = "";
-    if (home && *home)
-        snprintf(env_lib, sizeof env_lib, "%.1000s/lib64/libnvrtc.so", home);
-    const char *names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", env_lib,
-                           CU_CUDA_HOME "/lib64/libnvrtc.so"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && !ctx->nvrtc; i++)
-        if (names[i][0])
-            ctx->nvrtc = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (!ctx->nvrtc) {
-        snprintf(ctx->err, sizeof ctx->err,
-                 "NVRTC not found (libnvrtc.so.13/.12 on the loader path or in $CUDA_HOME/lib64): "
-                 "cannot compile CUDA sources at run time");
-        return -1;
-    }
-    struct {
-        const char *name;
-        void *slot;
-    } syms[] = {
-        {"nvrtcCreateProgram", &ctx->rtc_create},   {"nvrtcCompileProgram", &ctx->rtc_compile},
-        {"nvrtcGetProgramLogSize", &ctx->rtc_log_size}, {"nvrtcGetProgramLog", &ctx->rtc_log},
-        {"nvrtcGetCUBINSize", &ctx->rtc_cubin_size}, {"nvrtcGetCUBIN", &ctx->rtc_cubin},
-        {"nvrtcDestroyProgram", &ctx->rtc_destroy},  {"nvrtcGetErrorString", &ctx->rtc_errstr},
-    };
-    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-        void *f = dlsym(ctx->nvrtc, syms[i].name);
-        if (!f) {
-            snprintf(ctx->err, sizeof ctx->err, "NVRTC not usable: dlsym(%s): %.300s", syms[i].name,
-                     dlerror());
-            dlclose(ctx->nvrtc);
-            ctx->nvrtc = NULL;
-            return -1;
-        }
-        /* POSIX dlsym returns object pointers; these are functions by the library's ABI. */
-        memcpy(syms[i].slot, &f, sizeof f);
-    }
-    return 0;
-}
-
-static char *cu_read_file(hb_ctx *ctx, const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    long n = -1;
-    if (f && fseek(f, 0, SEEK_END) == 0)
-        n = ftell(f);
-    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (text) {
-        rewind(f);
-        if (fread(text, 1, (size_t)n, f) == (size_t)n) {
-            text[n] = '\0';
-        } else {
-            free(text);
-            text = NULL;
-        }
-    }
-    if (!text)
-        snprintf(ctx->err, sizeof ctx->err, "read %.400s: %s", path, f ? "short read" : strerror(errno));
-    if (f)
-        fclose(f);
-    return text;
-}
-
-/* Compiles spec's source with NVRTC to a cubin for the current device (sm_XY: SASS only, so
- * nothing is JIT-compiled at load). The CUDA include folder resolves the kernels'
- * #include <cuda_runtime.h> (NVRTC has no copy of it) and the source's folder its own
- * headers. A compile error is the user's to fix: HB_ERROR with NVRTC's first error. */
-static int cu_nvrtc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, int major, int minor,
-                            char **image)
-{
-    *image = NULL;
-    if (cu_nvrtc_open(ctx) != 0)
-        return HB_UNSUPPORTED;
-    char *src = cu_read_file(ctx, spec->source_path);
-    if (!src)
-        return HB_ERROR;
-    /* $CUDA_HOME when it holds the headers, else the toolkit this backend was built with. */
-    const char *home = getenv("CUDA_HOME");
-    char arch[48], probe[1100], inc_cuda[1100], inc_src[4200];
-    snprintf(probe, sizeof probe, "%.1000s/include/cuda_runtime.h", home ? home : "");
-    int use_env = home && *home && access(probe, R_OK) == 0;
-    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", major, minor);
-    snprintf(inc_cuda, sizeof inc_cuda, "-I%.1000s/include", use_env ? home : CU_CUDA_HOME);
-    const char *src_path = spec->source_path, *slash = strrchr(src_path, '/');
-    snprintf(inc_src, sizeof inc_src, "-I%.*s", slash > src_path ? (int)(slash - src_path) : 1,
-             slash ? src_path : ".");
-    const char *opts[] = {arch, "-default-device", "--std=c++17", "-lineinfo", inc_cuda, inc_src};
-    nvrtcProgram prog = NULL;
-    const char *call = "nvrtcCreateProgram";
-    nvrtcResult r = ctx->rtc_create(&prog, src, spec->source_path, 0, NULL, NULL);
-    if (r == NVRTC_SUCCESS) {
-        call = "nvrtcCompileProgram";
-        r = ctx->rtc_compile(prog, (int)(sizeof opts / sizeof opts[0]), opts);
-    }
-    size_t n = 0;
-    if (r == NVRTC_ERROR_COMPILATION && ctx->rtc_log_size(prog, &n) == NVRTC_SUCCESS && n > 1) {
-        char *log = malloc(n), line[400] = "";
-        if (log && ctx->rtc_log(prog, log) == NVRTC_SUCCESS)
-            rtc_first_error(log, line, sizeof line);
-        free(log);
-        snprintf(ctx->err, sizeof ctx->err, "does not compile with NVRTC (%s): %s", arch + 19, line);
-    } else if (r == NVRTC_SUCCESS) {
-        call = "nvrtcGetCUBIN";
-        if ((r = ctx->rtc_cubin_size(prog, &n)) == NVRTC_SUCCESS && !(*image = malloc(n)))
-            snprintf(ctx->err, sizeof ctx->err, "malloc(%zu-byte cubin) failed", n);
-        else if (r == NVRTC_SUCCESS && (r = ctx->rtc_cubin(prog, *image)) != NVRTC_SUCCESS)
-            free(*image), *image = NULL;
-    }
-    if (r != NVRTC_SUCCESS && r != NVRTC_ERROR_COMPILATION)
-        snprintf(ctx->err, sizeof ctx->err, "%s(%.300s): %s", call, spec->source_path,
-                 ctx->rtc_errstr(r));
-    if (prog)
-        ctx->rtc_destroy(&prog);
-    free(src);
-    return *image ? HB_OK : HB_ERROR;
-}
-
-/* The fatbin is build_dir/kernels/cuda/<stem of source_path>.fatbin while it is at least as
- * new as the source; otherwise (a user's own kernel) the source is compiled with NVRTC. */
-static int cu_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
-{
-    *out = NULL;
-    if (ctx->sticky)
-        return HB_ERROR;
-    if (strcmp(spec->lang, "cuda") != 0) {
-        snprintf(ctx->err, sizeof ctx->err, "cuda backend runs lang cuda, not %s", spec->lang);
-        return HB_UNSUPPORTED;
-    }
-    char path[4096], *image = NULL;
-    int current = rtc_prebuilt(spec, "cuda", ".fatbin", path, sizeof path, ctx->err, sizeof ctx->err);
-    if (current < 0)
-        return HB_ERROR;
-    if (!current) {
-        int dev = 0, major = 0, minor = 0;
-        cudaError_t e = cudaGetDevice(&dev);
-        if (e == cudaSuccess)
-            e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
-        if (e == cudaSuccess)
-            e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
-        if (e != cudaSuccess)
-            return cu_fail(ctx, "cudaDeviceGetAttribute(compute capability)", e);
-        int rc = cu_nvrtc_compile(ctx, spec, major, minor, &image);
-        if (rc != HB_OK)
-            return rc;
-        snprintf(path, sizeof path, "%.4000s (NVRTC)", spec->source_path);
-    }
-    hb_kern *k = calloc(1, sizeof *k);
-    if (!k) {
-        free(image);
-        snprintf(ctx->err, sizeof ctx->err, "calloc: out of memory");
+    struct hb_param p = a->params[i];
+    size_t want = k->n_params > 0 ? k->param_size[i] : p.kind == HB_PARAM_BUF ? sizeof(void *) : 4;
+    if (p.kind == HB_PARAM_BUF && p.index < a->n_bufs && want == sizeof(void *)) {
+        void *ptr = (char *)a->bufs[p.index]->ptr + a->offsets[p.index];
+        memcpy(slot, &ptr, sizeof ptr);
+    } else if (p.kind == HB_PARAM_I32 && p.index < a->n_ints && (want == 4 || want == 8)) {
+        int64_t wide = a->ints[p.index];
+        int32_t narrow = a->ints[p.index];
+        memcpy(slot, want == 8 ? (void *)&wide : (void *)&narrow, want);
+    } else if (p.kind == HB_PARAM_F32 && p.index < a->n_floats && (want == 4 || want == 8)) {
+        double wide = a->floats[p.index];
+        float narrow = a->floats[p.index];
+        memcpy(slot, want == 8 ? (void *)&wide : (void *)&narrow, want);
+    } else {
+        snprintf(ctx->err, sizeof ctx->err, "launch: argument %d (kind %d) does not fit the kernel's %zu-byte "
+                 "parameter %d: check the manifest's args", i, p.kind, want, i);
         return HB_ERROR;
     }
-    /* With lazy loading (the default) a missing image shows up at GetKernel. */
-    const char *call = image ? "cudaLibraryLoadData" : "cudaLibraryLoadFromFile";
-    cudaError_t e = image ? cudaLibraryLoadData(&k->lib, image, NULL, NULL, 0, NULL, NULL, 0)
-                          : cudaLibraryLoadFromFile(&k->lib, path, NULL, NULL, 0, NULL, NULL, 0);
-    free(image); /* the driver keeps its own copy (no CU_LIBRARY_BINARY_IS_PRESERVED) */
-    if (e == cudaSuccess) {
-        call = "cudaLibraryGetKernel";
-        e = cudaLibraryGetKernel(&k->fn, k->lib, spec->entry);
-        if (e != cudaSuccess)
-            (void)cudaLibraryUnload(k->lib);
-    }
-    if (e != cudaSuccess) {
-        free(k);
-        /* A fatbin with neither SASS nor PTX usable here is a build choice
-         * (CUDA_ARCHS), not a kernel bug: skip, with the reason. */
-        if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorUnsupportedPtxVersion) {
-            char why[256];
-            cu_msg(why, sizeof why, call, e);
-            snprintf(ctx->err, sizeof ctx->err, "%.200s: %.250s (rebuild with CUDA_ARCHS)", path, why);
-            (void)cudaGetLastError();
-            return HB_UNSUPPORTED;
-        }
-        int rc = cu_fail(ctx, call, e);
-        size_t used = strlen(ctx->err);
-        snprintf(ctx->err + used, sizeof ctx->err - used, " [entry %.60s in %.300s]", spec->entry,
-                 path);
-        return rc;
-    }
-    memcpy(k->block, spec->block, sizeof k->block);
-    *out = k;
     return HB_OK;
 }
 
-static void cu_unload(hb_ctx *ctx, hb_kern *kern)
+/* The kernel's parameter list: in the declared order (ABI 2), else buffers then integers. */
+static int cu_marshal(hb_ctx *ctx, const hb_kern *k, const struct hb_args *a, unsigned char store[][8], void **params)
 {
-    (void)ctx;
-    if (!kern)
-        return;
-    (void)cudaLibraryUnload(kern->lib);
-    free(kern);
+    struct hb_args legacy;
+    if (a->n_params <= 0) {
+        legacy = *a;
+        legacy.n_params = 0;
+        for (int i = 0; i < a->n_bufs; i++)
+            legacy.params[legacy.n_params++] = (struct hb_param){HB_PARAM_BUF, (unsigned char)i};
+        for (int i = 0; i < a->n_ints; i++)
+            legacy.params[legacy.n_params++] = (struct hb_param){HB_PARAM_I32, (unsigned char)i};
+        a = &legacy;
+    }
+    if (a->n_params > HB_MAX_PARAMS || (k->n_params >= 0 && k->n_params != a->n_params)) {
+        snprintf(ctx->err, sizeof ctx->err, "launch: the kernel takes %d parameters, its argument list has %d",
+                 k->n_params, a->n_params);
+        return HB_ERROR;
+    }
+    for (int i = 0; i < a->n_params; i++) {
+        if (cu_one_arg(ctx, k, a, i, store[i]) != HB_OK)
+            return HB_ERROR;
+        params[i] = store[i];
+    }
+    return HB_OK;
 }
 
 static int cu_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args,
@@ -531,24 +350,21 @@ static int cu_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const s
      * it an invalid configuration. */
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
         return HB_OK;
-    void *ptrs[HB_MAX_BUF_ARGS];
-    int32_t ints[HB_MAX_INT_ARGS];
-    void *params[HB_MAX_BUF_ARGS + HB_MAX_INT_ARGS];
-    int np = 0;
-    for (int i = 0; i < args->n_bufs; ++i) {
-        ptrs[i] = (char *)args->bufs[i]->ptr + args->offsets[i];
-        params[np++] = &ptrs[i];
-    }
-    for (int i = 0; i < args->n_ints; ++i) {
-        ints[i] = args->ints[i];
-        params[np++] = &ints[i];
-    }
+    unsigned char store[HB_MAX_PARAMS][8];
+    void *params[HB_MAX_PARAMS];
+    if (cu_marshal(ctx, kern, args, store, params) != HB_OK)
+        return HB_ERROR;
     dim3 g = {grid[0], grid[1], grid[2]};
     dim3 b = {kern->block[0], kern->block[1], kern->block[2]};
-    cudaError_t e = cudaEventRecord(ctx->ev_start, ctx->stream);
-    if (e != cudaSuccess)
+    cudaError_t e;
+    if (kern->shared_bytes > 48 * 1024 &&
+        (e = cudaFuncSetAttribute((const void *)kern->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  (int)kern->shared_bytes)) != cudaSuccess)
+        return cu_fail(ctx, "cudaFuncSetAttribute(dynamic shared memory)", e);
+    if ((e = cudaEventRecord(ctx->ev_start, ctx->stream)) != cudaSuccess)
         return cu_fail(ctx, "cudaEventRecord", e);
-    if ((e = cudaLaunchKernel((const void *)kern->fn, g, b, params, 0, ctx->stream)) != cudaSuccess)
+    e = cudaLaunchKernel((const void *)kern->fn, g, b, params, kern->shared_bytes, ctx->stream);
+    if (e != cudaSuccess)
         return cu_fail(ctx, "cudaLaunchKernel", e);
     if ((e = cudaEventRecord(ctx->ev_stop, ctx->stream)) != cudaSuccess)
         return cu_fail(ctx, "cudaEventRecord", e);
@@ -619,6 +435,12 @@ static int cu_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t
     return cu_wait_timed(ctx, device_ms);
 }
 
+static const char *cu_kernel_origin(hb_ctx *ctx, hb_kern *kern)
+{
+    (void)ctx;
+    return kern ? kern->origin : NULL;
+}
+
 static const struct hb_backend cu_backend = {
     .abi = HB_BACKEND_ABI,
     .name = "cuda",
@@ -637,6 +459,7 @@ static const struct hb_backend cu_backend = {
     .vendor_sgemm = cu_vendor_sgemm,
     .vendor_name = "cublas",
     .copy = cu_copy,
+    .kernel_origin = cu_kernel_origin,
 };
 
 const struct hb_backend *hb_backend_entry(void)
