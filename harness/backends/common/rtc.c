@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -231,8 +232,9 @@ void rtc_first_error(const char *text, char *out, size_t len)
     while (*line && !pick) {
         const char *end = strchr(line, '\n');
         size_t n = end ? (size_t)(end - line) : strlen(line);
-        if (memmem(line, n, "error", 5))
-            pick = line;
+        for (size_t i = 0; i + 5 <= n && !pick; i++)
+            if (strncasecmp(line + i, "error", 5) == 0) /* gcc's "error", gas's "Error" */
+                pick = line;
         line = end ? end + 1 : line + n;
     }
     if (!pick)

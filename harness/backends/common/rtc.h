@@ -48,7 +48,8 @@ int rtc_run(char *const argv[], const char *log, char *err, size_t errlen);
  * (its name in err) on failure. Returns as rtc_run. */
 int rtc_build(char *argv[], int out_arg, const char *path, char *err, size_t errlen);
 
-/* The first line of text that says "error" (else its first line), trimmed, into out. */
+/* The first line of text that says "error" in any case (else its first line), trimmed, into
+ * out. */
 void rtc_first_error(const char *text, char *out, size_t len);
 
 /* Splits a space-separated flag string (a build-time -D value) into argv slots: copies it

@@ -9,7 +9,7 @@ SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_w
               sim_check.c sim_load.c sim_build.c sim_elf.c sim_why.c) harness/backends/common/rtc.c
 # The device side, compiled into every kernel, and the runtime's own headers.
 SIM_PRELUDE := $(addprefix $(SIM_DIR)/,sim_abi.h sim_prelude.h sim_hooks.h sim_atomic.h \
-                 sim_math.h sim_vec.h sim_wrap.cc) \
+                 sim_math.h sim_vec.h sim_half.h sim_cg.h sim_wrap.cc) \
                $(wildcard $(SIM_DIR)/include/*.h $(SIM_DIR)/include/*/*.h)
 SIM_HDRS := $(SIM_PRELUDE) $(addprefix $(SIM_DIR)/,sim_sched.h sim_lanes.h sim_internal.h sim_build.h)
 # #pragma unroll is CUDA's, unknown to g++: the only warning kernels may raise. TSan's

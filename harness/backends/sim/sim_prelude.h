@@ -22,10 +22,12 @@
 #include <sys/types.h> /* uint, which nvcc's host headers also offer */
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <ctime>
 #include <type_traits>
+#include <utility>
 
 extern "C" {
 #include "sim_abi.h"

@@ -205,6 +205,12 @@ static void sim_fault(struct sim_lane_pub *self, uintptr_t a, unsigned n, int fl
              misaligned ? "misaligned" : "illegal", n, write ? "write" : "read", where,
              self->tid.x, self->tid.y, self->tid.z, w->info.block_idx.x, w->info.block_idx.y,
              w->info.block_idx.z, misaligned ? "" : ", outside every buffer");
+    /* A null pointer cannot corrupt anything: its access goes ahead and kills the process
+     * (a crash, which the core contains), named first on stderr. */
+    if (!misaligned && a < w->page) {
+        fprintf(stderr, "sim: %s: a null pointer, the process dies on it\n", w->stop);
+        return;
+    }
     w->stopped = 1;
     sim_lane_exit(l);
 }

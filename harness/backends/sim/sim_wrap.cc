@@ -3,73 +3,70 @@
  * the manifest's entry as written (`sgemm<128, 128, 8, 8, 8>`), so the kernel is called by its
  * C++ name and instantiated here. sim_wrapped_entry takes the arguments as one array in the
  * kernel's own order and converts each to whatever its parameter declares; the kernel's
- * parameter kinds are exported for the runtime to check. Class-type parameters are refused. */
+ * parameter kinds are exported for the runtime to check. Class-type parameters are refused.
+ * Every name here is a reserved one: the user's macros (M, N, K, T...) are still defined. */
 #ifndef SIM_ENTRY
 #error "sim_wrap.cc is compiled by the emulator with -DSIM_ENTRY=<kernel entry>"
 #endif
 
-#include <cstddef>
-#include <type_traits>
-#include <utility>
-
-namespace sim_wrap {
+namespace __sim_wrap {
 
 /* 'P' pointer, 'I' integer or enum, 'F' floating point, '?' anything else. */
-template <typename T> constexpr char kind()
+template <typename _Tp> constexpr char __kind()
 {
-    typedef typename std::remove_cv<typename std::remove_reference<T>::type>::type U;
-    return std::is_pointer<U>::value          ? 'P'
-           : std::is_floating_point<U>::value ? 'F'
-           : std::is_integral<U>::value || std::is_enum<U>::value ? 'I'
-                                                                   : '?';
+    typedef typename std::remove_cv<typename std::remove_reference<_Tp>::type>::type _Up;
+    return std::is_pointer<_Up>::value          ? 'P'
+           : std::is_floating_point<_Up>::value ? 'F'
+           : std::is_integral<_Up>::value || std::is_enum<_Up>::value ? 'I'
+                                                                     : '?';
 }
 
 /* One argument, convertible to any pointer or arithmetic parameter type. The array is the
  * runtime's, outside every kernel range: reading it is not instrumented. */
-struct arg {
-    const sim_arg *a;
-    template <typename T> __attribute__((no_sanitize_thread)) operator T *() const
+struct __arg {
+    const sim_arg *__a;
+    template <typename _Tp> __attribute__((no_sanitize_thread)) operator _Tp *() const
     {
-        return static_cast<T *>(a->u.p);
+        return static_cast<_Tp *>(__a->u.p);
     }
-    template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
-                                                             std::is_enum<T>::value>::type>
-    __attribute__((no_sanitize_thread)) operator T() const
+    template <typename _Tp, typename = typename std::enable_if<std::is_arithmetic<_Tp>::value ||
+                                                               std::is_enum<_Tp>::value>::type>
+    __attribute__((no_sanitize_thread)) operator _Tp() const
     {
-        return a->kind == SIM_ARG_F32 ? static_cast<T>(a->u.f) : static_cast<T>(a->u.i);
+        return __a->kind == SIM_ARG_F32 ? static_cast<_Tp>(__a->u.f) : static_cast<_Tp>(__a->u.i);
     }
 };
 
-template <typename... P> struct sig {
-    static constexpr char kinds[sizeof...(P) + 1] = {kind<P>()..., 0};
+template <typename... _Ps> struct __sig {
+    static constexpr char __kinds[sizeof...(_Ps) + 1] = {__kind<_Ps>()..., 0};
 };
-template <typename... P> constexpr char sig<P...>::kinds[sizeof...(P) + 1];
+template <typename... _Ps> constexpr char __sig<_Ps...>::__kinds[sizeof...(_Ps) + 1];
 
-template <typename... P, std::size_t... I>
-void call(void (*f)(P...), const sim_arg *a, std::index_sequence<I...>)
+template <typename... _Ps, std::size_t... _Is>
+void __call(void (*__f)(_Ps...), const sim_arg *__a, std::index_sequence<_Is...>)
 {
-    f(arg{a + I}...);
+    __f(__arg{__a + _Is}...);
 }
 
-template <typename... P> void invoke(void (*f)(P...), const sim_arg *a)
+template <typename... _Ps> void __invoke(void (*__f)(_Ps...), const sim_arg *__a)
 {
-    static_assert(((kind<P>() != '?') && ...),
+    static_assert(((__kind<_Ps>() != '?') && ...),
                   "sim: a kernel parameter of class type (a struct passed by value) is not "
                   "modelled: the emulator passes pointers, integers and floats");
-    call(f, a, std::index_sequence_for<P...>{});
+    __call(__f, __a, std::index_sequence_for<_Ps...>{});
 }
 
-template <typename... P> constexpr const char *kinds_of(void (*)(P...))
+template <typename... _Ps> constexpr const char *__kinds_of(void (*)(_Ps...))
 {
-    return sig<P...>::kinds;
+    return __sig<_Ps...>::__kinds;
 }
 
-} // namespace sim_wrap
+} // namespace __sim_wrap
 
-extern "C" __attribute__((visibility("default"))) void sim_wrapped_entry(const sim_arg *a)
+extern "C" __attribute__((visibility("default"))) void sim_wrapped_entry(const sim_arg *__a)
 {
-    sim_wrap::invoke(&SIM_ENTRY, a);
+    __sim_wrap::__invoke(&SIM_ENTRY, __a);
 }
 
 extern "C" __attribute__((visibility("default")))
-const char *const sim_wrapped_kinds = sim_wrap::kinds_of(&SIM_ENTRY);
+const char *const sim_wrapped_kinds = __sim_wrap::__kinds_of(&SIM_ENTRY);
