@@ -79,7 +79,9 @@ static void sim_drain(struct hb_ctx *c, struct sim_worker *w)
     sim_worker_reset_faults(w);
     for (;;) {
         uint64_t b = atomic_fetch_add(&c->next_block, 1);
-        if (b >= c->n_blocks || atomic_load(&c->failed))
+        /* Blocks below a failed one still run: the lowest failure is then the same
+         * whatever the number of workers. */
+        if (b >= c->n_blocks || b > atomic_load(&c->failed_block))
             return;
         /* Shared memory starts as the same junk in every block and launch, never as
          * leftovers from whichever block ran here before: a read before any write gives a
@@ -87,8 +89,12 @@ static void sim_drain(struct hb_ctx *c, struct sim_worker *w)
         if (shared)
             memset(shared, SIM_SHARED_POISON, k->shared_bytes);
         if (sim_run_block(w, c->job, b, err, sizeof err) != 0) {
-            if (atomic_exchange(&c->failed, 1) == 0)
+            pthread_mutex_lock(&c->mu);
+            if (b < atomic_load(&c->failed_block)) {
+                atomic_store(&c->failed_block, b);
                 snprintf(c->job_err, sizeof c->job_err, "%s", err);
+            }
+            pthread_mutex_unlock(&c->mu);
             return;
         }
     }
@@ -315,7 +321,7 @@ static void sim_run_job(struct hb_ctx *c, const struct sim_launch *L, const hb_k
     c->job_kern = k;
     c->n_blocks = blocks;
     atomic_store(&c->next_block, 0);
-    atomic_store(&c->failed, 0);
+    atomic_store(&c->failed_block, UINT64_MAX);
     k->set_live(1);
     pthread_mutex_lock(&c->mu);
     c->running = c->n_threads;
@@ -347,7 +353,7 @@ static int sim_launch(hb_ctx *c, hb_kern *k, const unsigned grid[3], const struc
     if (device_ms)
         *device_ms = sim_now_ms() - t0;
     sim_launch_faults(c);
-    if (atomic_load(&c->failed)) {
+    if (atomic_load(&c->failed_block) != UINT64_MAX) {
         sim_err(c, "launch: %s", c->job_err);
         return HB_ERROR;
     }

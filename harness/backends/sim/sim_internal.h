@@ -58,7 +58,7 @@ struct hb_ctx {
     const struct hb_kern *job_kern;
     _Atomic uint64_t next_block;
     uint64_t n_blocks;
-    atomic_int failed;
+    _Atomic uint64_t failed_block; /* the lowest failed block (job_err says why), or UINT64_MAX */
     char job_err[512];
     struct hb_fault faults[2]; /* the last launch's out-of-bounds reads, writes */
 };

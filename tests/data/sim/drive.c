@@ -161,6 +161,11 @@ int main(int argc, char **argv)
             worst = e > worst || e != e ? e : worst;
         }
     printf("result: %s max_abs_err=%g\n", worst < 1e-3 ? "right" : "wrong", worst);
+    for (int i = 0; i < 3; i++) {
+        be->release(ctx, a.bufs[i]);
+        free(imgs[i]);
+    }
+    free(c);
     be->unload(ctx, k);
     be->close(ctx);
     return 0;
