@@ -293,6 +293,14 @@ else
         --case 'edge_*' --json "$T/shadow.jsonl" --quiet >"$T/out" 2>&1
     json_check "a user's sgemm_naive.cu older than build/ runs itself, not the shipped kernel" "$T/shadow.jsonl" \
         'recs and all(r["verdict"] == "FAIL" for r in recs)'
+    mkdir -p "$T/dep"
+    echo '#define SCALE 1.0f' >"$T/dep/scale.h"
+    { echo '#include "scale.h"'; sed 's/= acc;/= acc * SCALE;/' kernels/cuda/sgemm_naive.cu; } >"$T/dep/k.cu"
+    XDG_CACHE_HOME="$T/cache" "$T/drive" "$B" "$T/dep/k.cu" sgemm_naive >"$T/out" 2>&1
+    has "a user kernel with its own header builds and is right" "result: right"
+    echo '#define SCALE 2.0f' >"$T/dep/scale.h"
+    XDG_CACHE_HOME="$T/cache" "$T/drive" "$B" "$T/dep/k.cu" sgemm_naive >"$T/out" 2>&1
+    has "editing only the header rebuilds the kernel (the cache checks what the build read)" "result: wrong"
     mkdir -p "$T/open/gpu-harness/sim" && chmod 777 "$T/open/gpu-harness/sim"
     XDG_CACHE_HOME="$T/open" "$H" run --backend sim --width 32 --only-manifest --manifest "$S/features.manifest" \
         --case 'edge_15*' --json "$T/open.jsonl" --quiet >"$T/out" 2>&1

@@ -158,6 +158,85 @@ static int rtc_safe_dir(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
+/* The next file name of a make-style depfile (words separated by blanks and escaped
+ * newlines, "\\ " inside a name); NULL at the end. Targets end in ':' (the caller skips them). */
+static const char *rtc_dep_word(const char **p, char *out, size_t len)
+{
+    const char *q = *p;
+    size_t n = 0;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || (*q == '\\' && q[1] == '\n'))
+        q += *q == '\\' ? 2 : 1;
+    if (!*q)
+        return NULL;
+    while (*q && *q != ' ' && *q != '\t' && *q != '\n') {
+        if (*q == '\\' && q[1] == ' ')
+            q++;
+        if (n + 1 < len)
+            out[n++] = *q;
+        q++;
+    }
+    out[n] = '\0';
+    *p = q;
+    return out;
+}
+
+int rtc_deps_save(const char *path, const char *depfile, char *err, size_t errlen)
+{
+    char text[65536], word[PATH_MAX], tmp[PATH_MAX + 64], final[PATH_MAX + 8];
+    FILE *in = fopen(depfile, "r");
+    size_t got = in ? fread(text, 1, sizeof text - 1, in) : 0;
+    if (in)
+        fclose(in);
+    text[got] = '\0';
+    snprintf(final, sizeof final, "%s.deps", path);
+    if (!in || got == sizeof text - 1 || rtc_temp(final, "", tmp, sizeof tmp, err, errlen) != 0) {
+        if (!in || got == sizeof text - 1)
+            snprintf(err, errlen, "%s: %s", depfile, in ? "too large" : strerror(errno));
+        return -1;
+    }
+    FILE *out = fopen(tmp, "w");
+    int rc = out ? 0 : -1;
+    for (const char *p = text; rc == 0 && rtc_dep_word(&p, word, sizeof word);) {
+        uint64_t h = RTC_FNV_BASIS;
+        if (word[strlen(word) - 1] == ':')
+            continue;
+        rc = rtc_hash_file(word, &h, err, errlen);
+        if (rc == 0)
+            fprintf(out, "%016llx %s\n", (unsigned long long)h, word);
+    }
+    if (out && fclose(out) != 0 && rc == 0)
+        rc = -1;
+    if (rc == 0 && rename(tmp, final) != 0)
+        rc = -1;
+    if (rc != 0) {
+        if (!err[0])
+            snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        unlink(tmp);
+    }
+    return rc;
+}
+
+/* Whether every file a product's build recorded still has its content; 1 without a record. */
+static int rtc_deps_current(const char *path)
+{
+    char name[PATH_MAX + 8], line[PATH_MAX + 32], why[256];
+    snprintf(name, sizeof name, "%s.deps", path);
+    FILE *in = fopen(name, "r");
+    if (!in)
+        return 1;
+    int current = 1;
+    while (current && fgets(line, sizeof line, in)) {
+        unsigned long long want;
+        char *file = line + 17;
+        uint64_t h = RTC_FNV_BASIS;
+        line[strcspn(line, "\n")] = '\0';
+        current = sscanf(line, "%16llx", &want) == 1 && line[16] == ' ' &&
+                  rtc_hash_file(file, &h, why, sizeof why) == 0 && h == want;
+    }
+    fclose(in);
+    return current;
+}
+
 int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key,
                    const char *ext, char *path, size_t len, char *err, size_t errlen)
 {
@@ -193,7 +272,7 @@ int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const ch
         int n = snprintf(path, len, "%s/%016llx%s", dirs[i], (unsigned long long)h, ext);
         if (n < 0 || (size_t)n >= len)
             break;
-        return access(path, R_OK) == 0;
+        return access(path, R_OK) == 0 && rtc_deps_current(path);
     }
     snprintf(err, errlen, "no writable cache folder for run-time compiles (tried %s%s%s)",
              nd ? dirs[0] : "none: no XDG_CACHE_HOME, HOME or build_dir", nd > 1 ? " and " : "",

@@ -27,10 +27,16 @@ int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ex
  * backend never reuses stale objects. cache is $XDG_CACHE_HOME/gpu-harness,
  * ~/.cache/gpu-harness, or build_dir/kernels/runtime when neither can be created; a cache
  * folder that is a symbolic link, owned by another user or writable by others is refused (an
- * error). Returns 1 when the object is already there, 0 when it must be compiled, -1 on
- * error (err). */
+ * error). Returns 1 when the object is already there and every file its build recorded
+ * (rtc_deps_save) is unchanged, 0 when it must be compiled, -1 on error (err). */
 int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key,
                    const char *ext, char *path, size_t len, char *err, size_t errlen);
+
+/* Records the files a build read, from a make-style depfile (gcc -MMD -MF), each with its
+ * content hash, as "<path>.deps" next to the product: rtc_cache_path then rebuilds when one
+ * of them (a header the source includes) has changed. Call it before renaming the product
+ * into place. 0, or -1 with err. */
+int rtc_deps_save(const char *path, const char *depfile, char *err, size_t errlen);
 
 /* Creates a new empty file "<path>.XXXXXX<suffix>" (mkstemps: O_EXCL, mode 0600, a name no
  * one can predict) and names it in out: run-time compiles write only such files before

@@ -19,7 +19,7 @@
 static int sim_compile_argv(const struct sim_flavour *f, char *words, size_t wlen, char **argv,
                             char *entry_def, size_t elen, int *out_at)
 {
-    int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS, words, wlen, argv, SIM_MAX_WORDS - 12);
+    int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS, words, wlen, argv, SIM_MAX_WORDS - 18);
     if (n < 0)
         return -1;
     if (!f->user)
@@ -41,7 +41,7 @@ static int sim_compile_argv(const struct sim_flavour *f, char *words, size_t wle
     argv[n++] = "-c";
     argv[n++] = "-o";
     *out_at = n;
-    argv[n++] = NULL; /* the object, filled in by the caller */
+    argv[n++] = NULL; /* the object, filled in by the caller, who may add 4 words after it */
     argv[n] = NULL;
     return n;
 }
@@ -110,7 +110,7 @@ static int sim_dynamic_shared(const struct sim_flavour *f, const char *obj, cons
 
 /* The temporaries of one build, all made by rtc_temp next to the product. */
 struct sim_temps {
-    char obj[4200], defs[4200], tmp[4200], log[4200];
+    char obj[4200], defs[4200], tmp[4200], log[4200], deps[4200];
 };
 
 /* Compile, define dynamic shared memory, link, rename into place. Returns as rtc_run, or 2
@@ -126,9 +126,12 @@ static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_t
     }
     if (rtc_temp(path, ".o", t->obj, sizeof t->obj, err, errlen) != 0 ||
         rtc_temp(path, ".s", t->defs, sizeof t->defs, err, errlen) != 0 ||
-        rtc_temp(path, ".so", t->tmp, sizeof t->tmp, err, errlen) != 0)
+        rtc_temp(path, ".so", t->tmp, sizeof t->tmp, err, errlen) != 0 ||
+        rtc_temp(path, ".d", t->deps, sizeof t->deps, err, errlen) != 0)
         return -1;
     argv[at] = t->obj;
+    /* The files the compile reads, so an edited header rebuilds it (rtc_deps_save). */
+    argv[at + 1] = "-MMD", argv[at + 2] = "-MF", argv[at + 3] = t->deps, argv[at + 4] = NULL;
     int rc = rtc_run(argv, t->log, err, errlen);
     if (rc != 0)
         return rc;
@@ -137,6 +140,8 @@ static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_t
         return 2;
     /* Two steps like make: linking with -fsanitize=thread would pull in TSan's runtime. */
     rc = sim_link(t->obj, defs ? t->defs : NULL, t->tmp, t->log, err, errlen);
+    if (rc == 0 && rtc_deps_save(path, t->deps, err, errlen) != 0)
+        rc = -1;
     if (rc == 0 && rename(t->tmp, path) != 0) {
         snprintf(err, errlen, "rename(%.300s): %s", t->tmp, strerror(errno));
         rc = -1;
@@ -169,7 +174,7 @@ int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t 
     memset(&t, 0, sizeof t);
     int rc = rtc_temp(path, ".log", t.log, sizeof t.log, err, sizeof err) == 0
                  ? sim_steps(f, path, &t, err, sizeof err) : -1;
-    const char *temps[] = {t.obj, t.defs, t.tmp};
+    const char *temps[] = {t.obj, t.defs, t.tmp, t.deps};
     for (size_t i = 0; i < sizeof temps / sizeof temps[0]; i++)
         if (temps[i][0])
             unlink(temps[i]);
