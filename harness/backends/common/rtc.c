@@ -285,7 +285,8 @@ int rtc_temp(const char *path, const char *suffix, char *out, size_t len, char *
     int n = snprintf(out, len, "%s.XXXXXX%s", path, suffix);
     int fd = n < 0 || (size_t)n >= len ? -1 : mkstemps(out, (int)strlen(suffix));
     if (fd < 0) {
-        snprintf(err, errlen, "mkstemps(%.300s): %s", out, n < 0 || (size_t)n >= len ? "name too long" : strerror(errno));
+        snprintf(err, errlen, "mkstemps(%.300s): %s", out,
+                 n < 0 || (size_t)n >= len ? "name too long" : strerror(errno));
         return -1;
     }
     close(fd);

@@ -1,9 +1,8 @@
-/* sim_backend.c: the "sim" backend's runtime: CUDA and HIP kernel sources, compiled for the
- * host with sim_prelude.h (sim_load.c), run on the CPU at warp width 4 to 64, blocks spread
- * over one worker per core (HB_SIM_THREADS). HB_SIM_SCHEDULE = mixed:SEED (default, seed 0),
- * lockstep or random:SEED (sim_sched.c). Every access of kernel code is checked against the
- * launch's buffers (faults()). Buffers are host memory. No timing model, no device API beyond
- * sim_prelude.h. */
+/* sim_backend.c: the "sim" backend's runtime: CUDA and HIP sources (sim_load.c) run on the
+ * CPU at warp width 4 to 64, blocks spread over one worker per core (HB_SIM_THREADS), under
+ * HB_SIM_SCHEDULE = mixed:SEED (default, seed 0), lockstep or random:SEED, every access of
+ * kernel code checked against the launch's buffers (faults()). Buffers are host memory. No
+ * timing model, no device API beyond sim_prelude.h. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>

@@ -1,9 +1,8 @@
-/* sim_build.c: run-time builds of kernel sources for the emulator, into the per-user cache
- * (rtc.h): the compile make would do for a shipped kernel, plus what users' sources need as
- * nvcc and hipcc would build them: the runtime header included implicitly, no -Werror, the
- * entry wrapped (sim_wrap.cc) for C++ names, templates and declared parameter lists, and
- * `extern __shared__` arrays defined at link time as the block's dynamic shared memory. A
- * source that does not build gets its unmodelled feature named (sim_why.c). No dlopen here. */
+/* sim_build.c: run-time builds of kernel sources for the emulator into the per-user cache
+ * (rtc.h), as nvcc and hipcc would build users' sources: runtime header included, no -Werror,
+ * the entry wrapped (sim_wrap.cc) for C++ names, templates and declared parameters, and
+ * `extern __shared__` arrays defined at link time as dynamic shared memory. A failed build
+ * gets its unmodelled feature named (sim_why.c). No dlopen here. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

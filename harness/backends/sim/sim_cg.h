@@ -1,9 +1,8 @@
-/* sim_cg.h: the basics of CUDA's and HIP's cooperative groups (cooperative_groups.h): the
- * thread block (sync, thread_rank, size, indices), tiles of it (tiled_partition<N> with
- * sync, thread_rank, shfl*, ballot, any, all; tiled_partition(block, n) with sync and
- * thread_rank) and cg::reduce with plus, less, greater and the bit operators. Grid and
- * multi-grid groups, coalesced_threads and labeled partitions are not offered. Template
- * parameters have reserved names: users' macros (N, T...) are defined when this is included. */
+/* sim_cg.h: the basics of cooperative groups (cooperative_groups.h): the thread block, its
+ * tiles (tiled_partition<N>: sync, thread_rank, shfl*, ballot, any, all; tiled_partition(b, n):
+ * sync, thread_rank) and cg::reduce with plus, less, greater and the bit operators. No grid
+ * or multi-grid groups, coalesced_threads or labeled partitions. Template parameters have
+ * reserved names: users' macros (N, T...) are defined when this is included. */
 #ifndef SIM_CG_H
 #define SIM_CG_H
 

@@ -1,9 +1,8 @@
-/* sim_half.h: CUDA's and HIP's half precision (cuda_fp16.h, hip/hip_fp16.h) on GCC's
- * _Float16. Each operation computes in float and rounds once to half, which for +, -, *, /
- * and sqrt is the correctly rounded half result a GPU gives (float has more than twice half's
- * precision); __hfma rounds through double. Offered: __half, __half2, conversions, arithmetic
- * and comparison operators, the __h* functions and half2 basics; not the rounding-mode
- * variants other than _rn, nor half atomics. */
+/* sim_half.h: half precision (cuda_fp16.h, hip/hip_fp16.h) on GCC's _Float16: __half, __half2,
+ * conversions, operators, the __h* functions and half2 basics. Each operation computes in
+ * float and rounds once to half: the correctly rounded result a GPU gives for +, -, *, / and
+ * sqrt (float has over twice half's precision); __hfma rounds through double. Not offered:
+ * rounding-mode variants other than _rn, half atomics. */
 #ifndef SIM_HALF_H
 #define SIM_HALF_H
 

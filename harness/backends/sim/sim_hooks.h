@@ -1,10 +1,8 @@
 /* sim_hooks.h (part of sim_prelude.h): exact access checking. Kernels are compiled with GCC's
- * ThreadSanitizer instrumentation but no TSan runtime, so every plain load and store of kernel
- * code calls one of the __tsan_* hooks below first. A hook lets the access through when it
- * lies in the lane's own stack region, the block's shared memory or a range of the launch
- * (buffer data, the kernel's image) and otherwise reports it to the runtime, which records it
- * and decides whether it may go ahead. Volatile accesses also become warp sync points. It
- * does not see accesses the compiler keeps in registers, libc's, or inline assembly's. */
+ * ThreadSanitizer instrumentation and no TSan runtime, so every plain load and store of kernel
+ * code calls a __tsan_* hook below: it passes the lane's own stack, the block's shared memory
+ * and the launch's ranges, and reports anything else to the runtime (sim_sched.c). Volatile
+ * accesses are also warp sync points. Registers, libc and inline assembly are not seen. */
 #ifndef SIM_HOOKS_H
 #define SIM_HOOKS_H
 

@@ -1,17 +1,8 @@
-/* sim_prelude.h: the device side of CUDA and HIP, for compiling kernel sources unchanged
- * as host C++ for the CPU SIMT emulator (reached through the cuda_runtime.h and
- * hip/hip_runtime.h shims in include/, which run-time builds include implicitly as nvcc and
- * hipcc do). It models device code only, no host API; a feature it lacks fails to compile,
- * and the backend names the feature (sim_load.c). __shared__ variables become thread_local:
- * a worker runs one block at a time, so per worker means per block; the runtime fills them
- * with a junk pattern before each block, and checks every access (sim_hooks.h).
- *
- * The wave64 port check (SIM_PORT_WAVE64, a CUDA source run at width 64) models the source
- * as hipify would port it: the _sync intrinsics keep their meaning and drop the mask (HIP's
- * __shfl_*(var, ...) with width defaulting to warpSize), warpSize is 64, __ballot_sync and
- * __activemask return 64-bit masks (so a kernel that keeps one in `unsigned` truncates it as
- * the port would), __popc/__ffs stay 32-bit, __syncwarp syncs the wavefront, and volatile
- * accesses keep wavefront lockstep as on AMD hardware under every schedule. */
+/* sim_prelude.h: the device side of CUDA and HIP, for compiling kernel sources unchanged as
+ * host C++ for the CPU SIMT emulator (through the cuda_runtime.h and hip/hip_runtime.h shims
+ * in include/, which run-time builds include implicitly as nvcc and hipcc do). Device code
+ * only, no host API; a missing feature fails to compile and sim_why.c names it. __shared__
+ * becomes thread_local (a worker runs one block at a time), poisoned before each block. */
 #ifndef SIM_PRELUDE_H
 #define SIM_PRELUDE_H
 
@@ -33,6 +24,12 @@ extern "C" {
 #include "sim_abi.h"
 }
 
+/* The wave64 port check (SIM_PORT_WAVE64: a CUDA source run at width 64) models the source as
+ * hipify ports it: the _sync intrinsics keep their meaning and drop the mask (HIP's __shfl*,
+ * __ballot, __any, __all, width defaulting to warpSize), warpSize is 64, __ballot_sync and
+ * __activemask return 64-bit masks (a kernel that keeps one in `unsigned` truncates it, as the
+ * port would), __popc and __ffs stay 32-bit, __syncwarp syncs the wavefront, and volatile
+ * accesses keep wavefront lockstep under every schedule, as AMD hardware does. */
 #if SIM_DIALECT == SIM_DIALECT_HIP || defined(SIM_PORT_WAVE64)
 typedef unsigned long long sim_mask_t;
 #define SIM_MASK_BITS SIM_DIALECT_HIP

@@ -1,9 +1,8 @@
 /* sim_sched.c: the emulator's core. A block's threads are contexts on small stacks of one
- * OS thread, switched only at sync points: __syncthreads, warp collectives and volatile
- * accesses (own x86-64 switch; ucontext elsewhere or with -DSIM_UCONTEXT). A warp collective
- * completes once every lane of its warp has stopped; lanes stopped elsewhere are inactive
- * in it (sim_warp.c). Random schedule: shuffled lanes, drifting warps, (CUDA) no volatile
- * lockstep. An access outside the launch's ranges lands in sim_fault. */
+ * OS thread, switched only at sync points: __syncthreads, warp collectives (sim_warp.c) and
+ * volatile accesses (own x86-64 switch; ucontext elsewhere or with -DSIM_UCONTEXT). Random
+ * schedule: shuffled lanes, drifting warps, (CUDA) no volatile lockstep. Accesses outside the
+ * launch's ranges land in sim_fault; it decides no verdict. */
 #include "sim_lanes.h"
 
 #include <errno.h>

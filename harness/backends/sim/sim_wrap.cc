@@ -1,10 +1,8 @@
-/* sim_wrap.cc: the generated entry of a user's kernel, a template-id or a declared parameter
- * list. The backend compiles it with the kernel source -include'd first and SIM_ENTRY set to
- * the manifest's entry as written (`sgemm<128, 128, 8, 8, 8>`), so the kernel is called by its
- * C++ name and instantiated here. sim_wrapped_entry takes the arguments as one array in the
- * kernel's own order and converts each to whatever its parameter declares; the kernel's
- * parameter kinds are exported for the runtime to check. Class-type parameters are refused.
- * Every name here is a reserved one: the user's macros (M, N, K, T...) are still defined. */
+/* sim_wrap.cc: the entry of a user's kernel, a template-id or a declared parameter list,
+ * compiled with the source -include'd first and SIM_ENTRY set to the entry as written
+ * (`sgemm<128, 128, 8, 8, 8>`): it takes the arguments as one array in the kernel's order and
+ * converts each to the declared parameter type; class-type parameters are refused. Every
+ * name here is reserved: the user's macros (M, N, K, T...) are still defined. */
 #ifndef SIM_ENTRY
 #error "sim_wrap.cc is compiled by the emulator with -DSIM_ENTRY=<kernel entry>"
 #endif

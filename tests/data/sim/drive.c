@@ -1,11 +1,8 @@
 /* drive.c: drives build/backends/hb_sim.so through backend.h alone, filling the ABI 2 fields
- * (declared parameters, floats, buffer sizes, dynamic shared memory, user builds) as the core
- * will, for tests/integration.sh. It runs one SGEMM problem, C = alpha*A*B + beta*C with
- * row-major operands, each buffer between 4096-byte guards as the core lays them out, and
- * prints what load, launch and faults() report and whether C is right. Not a harness: no
- * cases, no verdicts, no child processes.
- *   drive [-u] [-s shared_bytes] [-w width] [-b bx,by] [-g gx,gy] [-p "M N K alpha A B beta C"]
- *         [-r launches] [-m M,N,K] build_dir source entry */
+ * (declared parameters, floats, buffer sizes, shared_bytes, user) as the core will, for
+ * tests/integration.sh: one SGEMM, C = alpha*A*B + beta*C, buffers between 4096-byte guards;
+ * prints load, launch and faults() and whether C is right. No cases, verdicts or children.
+ *   drive [-u] [-s shared] [-w width] [-b bx,by] [-g gx,gy] [-p args] [-r n] [-m M,N,K] build src entry */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -66,7 +63,8 @@ static void declare(const char *list, struct hb_kernel_spec *s, struct hb_args *
         for (int i = 0; i < 8; i++)
             if (!strcmp(w, names[i])) {
                 unsigned char kind = i < 3 ? HB_PARAM_BUF : i < 6 ? HB_PARAM_I32 : HB_PARAM_F32;
-                a->params[a->n_params] = (struct hb_param){kind, (unsigned char)(i < 3 ? i : i < 6 ? i - 3 : i - 6)};
+                unsigned char at = (unsigned char)(i < 3 ? i : i < 6 ? i - 3 : i - 6);
+                a->params[a->n_params] = (struct hb_param){kind, at};
                 if (list)
                     s->params[s->n_params++] = kind;
                 a->n_params++;
@@ -91,7 +89,8 @@ int main(int argc, char **argv)
     char so[4096], err[512];
     snprintf(so, sizeof so, "%s/backends/hb_sim.so", o.build);
     void *dl = dlopen(so, RTLD_NOW);
-    const struct hb_backend *(*entry)(void) = dl ? (const struct hb_backend *(*)(void))dlsym(dl, "hb_backend_entry") : NULL;
+    const struct hb_backend *(*entry)(void) =
+        dl ? (const struct hb_backend *(*)(void))dlsym(dl, "hb_backend_entry") : NULL;
     const struct hb_backend *be = entry ? entry() : NULL;
     hb_ctx *ctx = NULL;
     if (!be || be->abi < 2 || be->open(&ctx, 0, o.width, err, sizeof err) != HB_OK) {

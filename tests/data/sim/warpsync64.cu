@@ -1,9 +1,8 @@
-/* warpsync64.cu: the brief's own bug, known-bad (reduce ABI, 256 threads, chunk 1024). A
- * barrier tree down to 128 partials, then a warp-synchronous tree written for 64 lanes:
- * `if (tid < 64)` on a volatile shared array, steps +64, +32 .. +1, no barrier and no
- * __syncwarp. Right on 64-wide wavefronts that run in lockstep; on 32-wide warps the two
- * warps race (on the H200: about 3% off, differently each run). The emulator's lockstep
- * schedule hides it, its random one shows it. Ours, written to be wrong: do not fix. */
+/* warpsync64.cu: the brief's own bug, known-bad (reduce ABI, 256 threads, chunk 1024): after a
+ * barrier tree to 128 partials, `if (tid < 64)` on a volatile shared array, +64, +32 .. +1, no
+ * barrier, no __syncwarp. Right on lockstep 64-wide wavefronts; on 32-wide warps the two warps
+ * race (H200: about 3% off, differently each run). The lockstep schedule hides it, the random
+ * one shows it. Ours, written to be wrong: do not fix. */
 __global__ void warpsync64(const float *x, float *partials, int n)
 {
     __shared__ float sm[256];
