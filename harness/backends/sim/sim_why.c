@@ -32,6 +32,7 @@ static const struct {
     {"this_grid", "grid-wide cooperative groups (this_grid, grid.sync)"},
     {"cooperative_groups", "this part of cooperative groups (the emulator has this_thread_block, "
                            "tiled_partition, sync, shfl*, ballot, any, all, thread_rank, reduce)"},
+    {"'cublas", "the cuBLAS API (host code)"},
     {"'cuda", "the CUDA runtime API (host code)"},
     {"'hip", "the HIP runtime API (host code)"},
     {"sim_wrap", "an entry that names one kernel function (not overloaded, a template with its "
