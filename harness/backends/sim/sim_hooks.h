@@ -26,7 +26,8 @@ static inline __attribute__((always_inline, no_sanitize_thread)) uintptr_t sim_s
     return sp;
 }
 
-/* The hot path: a handful of compares for the common cases, in order of cost. */
+/* The hot path: a handful of compares, shared memory first (tiled kernels' inner loops), then
+ * the lane's own stack (locals kept in memory), then the launch's ranges. */
 static inline __attribute__((always_inline, no_sanitize_thread)) void
 sim_check(uintptr_t a, unsigned n, int flags)
 {
@@ -34,11 +35,10 @@ sim_check(uintptr_t a, unsigned n, int flags)
         return;
     uintptr_t sp = sim_sp();
     sim_lane_pub *s = (sim_lane_pub *)SIM_DESC_AT(sp & ~(uintptr_t)(SIM_REGION_BYTES - 1));
-    int misaligned = (flags & SIM_ACC_ALIGNED) && (a & (n - 1));
-    if (__builtin_expect(!misaligned, 1)) {
-        if (((a ^ sp) | ((a + n - 1) ^ sp)) < SIM_REGION_BYTES)
-            return;
+    if (__builtin_expect(!((flags & SIM_ACC_ALIGNED) && (a & (n - 1))), 1)) {
         if (a >= s->shared.lo && a + n <= s->shared.hi)
+            return;
+        if (((a ^ sp) | ((a + n - 1) ^ sp)) < SIM_REGION_BYTES)
             return;
         const sim_bounds *b = s->bounds;
         for (int i = 0; i < b->n; i++)

@@ -143,9 +143,12 @@ int main(int argc, char **argv)
         rc = be->launch(ctx, k, o.grid, &a, &ms);
         printf("launch: rc=%d%s%s\n", rc, rc ? " msg=" : "", rc ? be->last_error(ctx) : "");
         struct hb_fault rd, wr;
-        be->faults(ctx, &rd, &wr);
-        fault_line("reads", &rd);
-        fault_line("writes", &wr);
+        if (be->faults && be->faults(ctx, &rd, &wr) == HB_OK) {
+            fault_line("reads", &rd);
+            fault_line("writes", &wr);
+        } else {
+            printf("faults: not reported\n");
+        }
     }
     float *c = malloc(n[2] * 4 + 1);
     be->download(ctx, a.bufs[2], GUARD, c, n[2] * 4);
