@@ -139,7 +139,7 @@ fi
 if [ -z "$(device_count sim)" ]; then
     skip "user kernel checks" "sim backend not built"
 else
-    echo "integration: a user's own kernel is compiled at run time, cached, and a broken one SKIPs"
+    echo "integration: a user's own kernel is compiled at run time, cached, and a broken one is an ERROR"
     U=tests/data/user_kernel
     XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$U/user.manifest" \
         --case 'sum_*' --json "$T/user.jsonl" --quiet >"$T/out" 2>&1
@@ -152,8 +152,8 @@ else
     sed 's/float s = 0.0f;/float s = not_declared;/' "$U/my_reduce.cu" >"$T/broken/my_reduce.cu"
     XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$T/broken/user.manifest" \
         --case 'sum_*' --json "$T/broken.jsonl" --quiet >"$T/out" 2>&1
-    json_check "a user kernel that does not compile SKIPs with the compiler's error" "$T/broken.jsonl" \
-        'any(r["verdict"] == "SKIP" and "my_reduce.cu:" in r["why"] and "not_declared" in r["why"] for r in recs)'
+    json_check "a user kernel that does not compile is an ERROR with the compiler's error" "$T/broken.jsonl" \
+        'any(r["verdict"] == "ERROR" and "my_reduce.cu:" in r["why"] and "not_declared" in r["why"] for r in recs)'
 fi
 
 echo "integration: the HIP backend loads, says its platform, and has no device here"
@@ -250,6 +250,123 @@ if [ -n "$(device_count sim)" ]; then
     "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case 'm0_*,n0_*' --json "$T/empty.jsonl" --quiet >"$T/out" 2>&1
     json_check "M = 0 and N = 0 are not launched, and pass with C untouched" "$T/empty.jsonl" \
         'len(recs) == 2 and all(r["verdict"] == "PASS" and r["threads"] == 0 and "not launched" in r["why"] for r in recs)'
+if [ -z "$(device_count sim)" ]; then
+    skip "emulator access, schedule, port and build checks" "sim backend not built"
+else
+    echo "integration: the emulator sees every access (driven through backend.h as the core will)"
+    S=tests/data/sim
+    B=$(cd "$BUILD" && pwd)
+    cc -std=c11 -D_GNU_SOURCE -O1 -Wall -Wextra -Werror -Iharness "$S/drive.c" -o "$T/drive" -ldl -lm
+    # drive [options] source entry: one SGEMM launch, M=17 N=19 K=23 unless -m says otherwise
+    drive() { local n=$#; XDG_CACHE_HOME="$T/cache" "$T/drive" "${@:1:n-2}" "$B" "$(pwd)/${@:n-1:1}" "${@:n}" >"$T/out" 2>&1; }
+    has() { if grep -qF -- "$2" "$T/out"; then ok "$1"; else bad "$1" "$T/out"; fi; }
+    drive "$S/oob.cu" oob_read_write
+    has "reads past A are seen, first at A+1564 (row M)" "reads: count=437 arg=0 offset=1564 block=0,1,0 thread=0,1,0"
+    has "writes of the guard NaN past C are seen, first at C+1292" "writes: count=19 arg=2 offset=1292 block=0,1,0 thread=0,1,0"
+    drive "$S/oob.cu" oob_far8k
+    has "a write 8 KiB past C is seen" "writes: count=1 arg=2 offset=9484 block=1,1,0 thread=2,0,0"
+    drive "$S/oob.cu" oob_far64k
+    has "a write 64 KiB past C is seen and harmless" "writes: count=1 arg=2 offset=66828"
+    drive "$S/oob.cu" oob_read_only
+    has "a read-only bug: reads seen" "reads: count=19 arg=0 offset=1564"
+    has "a read-only bug: no write" "writes: count=0 arg=-1"
+    drive "$S/oob.cu" misaligned_vec
+    has "a misaligned float4 load stops the launch, named" "launch: rc=1 msg=launch: misaligned 16-byte read at buffer argument 0, byte offset 4"
+    for k in sgemm_naive sgemm_tiled sgemm_coarsened; do
+        drive -m 33,35,37 -g 3,3 kernels/cuda/$k.cu $k
+        has "shipped $k: no access outside its data, right" "reads: count=0 arg=-1"
+    done
+    drive -m 130,129,20 -g 2,2 kernels/cuda/sgemm_optimized.cu sgemm_optimized
+    has "shipped sgemm_optimized: no access outside its data" "writes: count=0 arg=-1"
+    has "shipped sgemm_optimized runs the binary make built, named with its source hash" "(built by make); source $(pwd)/kernels/cuda/sgemm_optimized.cu fnv1a64 "
+
+    echo "integration: declared signatures, templates and dynamic shared memory on the emulator"
+    drive -p "M N K alpha A B beta C" -b 256,1 -g 2,2 -m 130,129,20 "$S/template.cu" 'sgemm2DBlocktiling<128, 128, 8, 8, 8>'
+    has "a template-id entry with args M N K alpha A B beta C is right" "result: right"
+    has "its binary was built at run time" "(built at run time); source $(pwd)/$S/template.cu fnv1a64"
+    drive -b 256,1 -g 2,2 -m 130,129,20 -p "A B C M N K" "$S/template.cu" 'sgemm2DBlocktiling<128, 128, 8, 8, 8>'
+    has "args that do not match the kernel's parameters are refused at load" "parameters are (IIIFPPFP), the manifest's args declare (PPPIII)"
+    drive -s 2048 "$S/dynshared.cu" dyn_tiled
+    has "extern __shared__ arrays share shared_bytes of dynamic shared memory" "result: right"
+    drive "$S/dynshared.cu" dyn_tiled
+    has "dynamic shared memory without shared_bytes is refused, named" "declares dynamic shared memory (extern __shared__"
+
+    echo "integration: the default (mixed) schedule catches the brief's warp-synchronous bug"
+    "$H" run --backend sim --width 32,64 --only-manifest --manifest "$S/schedule.manifest" --json "$T/mixed.jsonl" --quiet >"$T/out" 2>&1
+    json_check "tid < 64 volatile tree at width 32: nondeterministic by default" "$T/mixed.jsonl" \
+        'sum(r["verdict"] == "FAIL" and "nondeterministic" in r["classes"] for r in find(width=32)) >= 8'
+    json_check "the same kernel passes at width 64" "$T/mixed.jsonl" \
+        'find(width=64) and all(r["verdict"] == "PASS" for r in find(width=64))'
+    HB_SIM_SCHEDULE=mixed:7 "$H" run --backend sim --width 32 --only-manifest --manifest "$S/schedule.manifest" --json "$T/m7a.jsonl" --quiet >"$T/out" 2>&1
+    HB_SIM_SCHEDULE=mixed:7 "$H" run --backend sim --width 32 --only-manifest --manifest "$S/schedule.manifest" --json "$T/m7b.jsonl" --quiet >>"$T/out" 2>&1
+    if [ -s "$T/m7a.jsonl" ] && diff <(cut -d, -f1-12 "$T/m7a.jsonl" | grep -o '"verdict":"[A-Z]*"') \
+            <(cut -d, -f1-12 "$T/m7b.jsonl" | grep -o '"verdict":"[A-Z]*"') >/dev/null; then
+        ok "mixed:SEED reproduces its verdicts"
+    else
+        bad "mixed:SEED reproduces its verdicts" "$T/out"
+    fi
+    HB_SIM_SCHEDULE=mixed:x drive "$S/oob.cu" oob_far8k
+    has "a malformed schedule is refused, with the forms it takes" "HB_SIM_SCHEDULE=mixed:x: expected mixed:SEED, lockstep or random:SEED"
+    "$H" run --backend sim --width 4,8,16,32,64 --kernel 'cuda/sgemm_*' --case 'edge_15x16x17' \
+        --json "$T/shipped.jsonl" --quiet >"$T/out" 2>&1
+    "$H" run --backend sim --width 4,8,16,32,64 --kernel 'hip/*' --case 'sum_4097' \
+        --json "$T/shipped2.jsonl" --quiet >>"$T/out" 2>&1
+    cat "$T/shipped2.jsonl" >>"$T/shipped.jsonl"
+    json_check "shipped kernels keep their verdicts under the mixed schedule" "$T/shipped.jsonl" \
+        'recs and not any(r["verdict"] in ("FAIL", "XPASS", "ERROR") for r in recs)'
+
+    echo "integration: the wave64 port check runs CUDA sources at width 64"
+    "$H" run --backend sim --width 32,64 --only-manifest --manifest "$S/port.manifest" --json "$T/port.jsonl" --quiet >"$T/out" 2>&1
+    for k in ballot32 butterfly16; do
+        json_check "CUDA warp-32 $k passes at 32, is caught as ported to wave64" "$T/port.jsonl" \
+            "all(r['verdict'] == 'PASS' for r in find(kernel='$k', width=32)) and any(r['verdict'] == 'FAIL' for r in find(kernel='$k', width=64))"
+    done
+    "$H" run --backend sim --width 64 --kernel 'cuda/reduce_wave64' --case 'sum_4097' --json "$T/w64cu.jsonl" --quiet >"$T/out" 2>&1
+    json_check "a CUDA kernel written for 64 lanes runs and passes at width 64" "$T/w64cu.jsonl" \
+        'find(kernel="reduce_wave64")[0]["verdict"] == "PASS"'
+
+    echo "integration: users' real-world sources, and the binary that runs is the file given"
+    "$H" run --backend sim --width 32 --only-manifest --manifest "$S/features.manifest" --case 'edge_*' \
+        --json "$T/feat.jsonl" --quiet >"$T/out" 2>&1
+    json_check "no includes, a warning, uint, float4, __half, cooperative groups: passes" "$T/feat.jsonl" \
+        'find(kernel="feature_sgemm") and all(r["verdict"] == "PASS" for r in find(kernel="feature_sgemm"))'
+    json_check "a template-id entry (op ABI) passes" "$T/feat.jsonl" \
+        'find(kernel="sgemm_tmpl") and all(r["verdict"] == "PASS" for r in find(kernel="sgemm_tmpl"))'
+    expect_exit 1 "users' kernels that do not build fail the run" -- env XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 \
+        --only-manifest --manifest "$S/broken.manifest" --case 'edge_15*' --json "$T/brk.jsonl"
+    json_check "a compile error is an ERROR with its line and log" "$T/brk.jsonl" \
+        'any(r["verdict"] == "ERROR" and "not_declared" in r["why"] and "log: " in r["why"] for r in find(kernel="broken"))'
+    json_check "inline PTX is named as the unmodelled feature" "$T/brk.jsonl" \
+        'any(r["verdict"] == "ERROR" and "inline assembly" in r["why"] for r in find(kernel="ptx_lane"))'
+    mkdir -p "$T/shadow"
+    cp "$S/shadow/sgemm_naive.cu" "$S/shadow/shadow.manifest" "$T/shadow/"
+    touch -d '2000-01-01' "$T/shadow/sgemm_naive.cu"
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$T/shadow/shadow.manifest" \
+        --case 'edge_*' --json "$T/shadow.jsonl" --quiet >"$T/out" 2>&1
+    json_check "a user's sgemm_naive.cu older than build/ runs itself, not the shipped kernel" "$T/shadow.jsonl" \
+        'recs and all(r["verdict"] == "FAIL" for r in recs)'
+    mkdir -p "$T/dep"
+    echo '#define SCALE 1.0f' >"$T/dep/scale.h"
+    { echo '#include "scale.h"'; sed 's/= acc;/= acc * SCALE;/' kernels/cuda/sgemm_naive.cu; } >"$T/dep/k.cu"
+    XDG_CACHE_HOME="$T/cache" "$T/drive" "$B" "$T/dep/k.cu" sgemm_naive >"$T/out" 2>&1
+    has "a user kernel with its own header builds and is right" "result: right"
+    echo '#define SCALE 2.0f' >"$T/dep/scale.h"
+    XDG_CACHE_HOME="$T/cache" "$T/drive" "$B" "$T/dep/k.cu" sgemm_naive >"$T/out" 2>&1
+    has "editing only the header rebuilds the kernel (the cache checks what the build read)" "result: wrong"
+    mkdir -p "$T/open/gpu-harness/sim" && chmod 777 "$T/open/gpu-harness/sim"
+    XDG_CACHE_HOME="$T/open" "$H" run --backend sim --width 32 --only-manifest --manifest "$S/features.manifest" \
+        --case 'edge_15*' --json "$T/open.jsonl" --quiet >"$T/out" 2>&1
+    json_check "a cache folder writable by others is refused" "$T/open.jsonl" \
+        'recs and all(r["verdict"] == "ERROR" and "is writable by others" in r["why"] for r in recs)'
+    if [ "$(id -u)" = 0 ]; then
+        mkdir -p "$T/theirs/gpu-harness/sim" && chown -R nobody "$T/theirs/gpu-harness"
+        XDG_CACHE_HOME="$T/theirs" "$H" run --backend sim --width 32 --only-manifest --manifest "$S/features.manifest" \
+            --case 'edge_15*' --json "$T/theirs.jsonl" --quiet >"$T/out" 2>&1
+        json_check "a cache folder owned by another user is refused" "$T/theirs.jsonl" \
+            'recs and all(r["verdict"] == "ERROR" and "owned by another user" in r["why"] for r in recs)'
+    else
+        skip "a cache folder owned by another user is refused" "needs root to give a folder away"
+    fi
 fi
 
 echo

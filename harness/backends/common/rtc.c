@@ -1,7 +1,9 @@
-/* rtc.c: the run-time compile helpers of rtc.h: staleness against the prebuilt product, the
- * per-user cache folder and its hashed names, and posix_spawn of a compiler with its output
- * in a log file. No shell is involved, so paths need no quoting. It runs no GPU API. */
+/* rtc.c: the run-time compile helpers of rtc.h: whether a prebuilt product is the given
+ * file's, the per-user cache folder (checked to be ours) and its content-hashed names,
+ * unpredictable temporaries, and posix_spawn of a compiler with its output in a log file. No
+ * shell is involved, so paths need no quoting. It runs no GPU API. */
 #include <dlfcn.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -9,25 +11,88 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "rtc.h"
 
-static int rtc_stem(const char *source, const char **base)
+/* FNV-1a: stable across runs and machines, and collisions between a user's few kernels
+ * are not a concern at 64 bits. */
+#define RTC_FNV_BASIS 0xcbf29ce484222325ull
+static uint64_t rtc_hash(uint64_t h, const void *data, size_t n)
 {
-    const char *b = strrchr(source, '/');
-    *base = b ? b + 1 : source;
-    const char *dot = strrchr(*base, '.');
-    return dot && dot != *base ? (int)(dot - *base) : (int)strlen(*base);
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Bounds what a source may be: a folder, a FIFO or /dev/zero is refused, not read forever. */
+#define RTC_MAX_SOURCE (64u << 20)
+
+/* Folds the file's content into *h. 0, or -1 with err. */
+static int rtc_hash_file(const char *path, uint64_t *h, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size > (off_t)RTC_MAX_SOURCE) {
+        snprintf(err, errlen, "%s: %s", path,
+                 S_ISREG(st.st_mode) ? "larger than 64 MiB" : "not a regular file");
+        close(fd);
+        return -1;
+    }
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        *h = rtc_hash(*h, buf, (size_t)n);
+    int rc = n < 0 ? -1 : 0;
+    if (rc)
+        snprintf(err, errlen, "read(%s): %s", path, strerror(errno));
+    close(fd);
+    return rc;
+}
+
+/* The repository root: $HB_ROOT, else the build folder's parent (as the core finds it). */
+static int rtc_root(const struct hb_kernel_spec *s, char *out)
+{
+    const char *env = getenv("HB_ROOT");
+    char guess[PATH_MAX];
+    if (env && *env)
+        snprintf(guess, sizeof guess, "%s", env);
+    else
+        snprintf(guess, sizeof guess, "%s/..", s->build_dir ? s->build_dir : ".");
+    return realpath(guess, out) ? 0 : -1;
+}
+
+int rtc_shipped(const struct hb_kernel_spec *s)
+{
+    char real[PATH_MAX], root[PATH_MAX], dir[PATH_MAX + 32], want[PATH_MAX];
+    if (!realpath(s->source_path, real) || rtc_root(s, root) != 0)
+        return 0;
+    /* The folders of kernels/README.md, which the backend.mk rules build from. */
+    const char *folder = !strcmp(s->lang, "glsl") || !strcmp(s->lang, "spirv") ? "vulkan" : s->lang;
+    snprintf(dir, sizeof dir, "%s/kernels/%s", root, folder);
+    if (!realpath(dir, want))
+        return 0;
+    size_t n = strlen(want);
+    return strncmp(real, want, n) == 0 && real[n] == '/' && !strchr(real + n + 1, '/');
 }
 
 int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ext, char *path,
                  size_t len, char *err, size_t errlen)
 {
-    const char *base;
-    int stem = rtc_stem(s->source_path, &base);
+    const char *base = strrchr(s->source_path, '/');
+    base = base ? base + 1 : s->source_path;
+    const char *dot = strrchr(base, '.');
+    int stem = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
     int n = snprintf(path, len, "%s/kernels/%s/%.*s%s", s->build_dir ? s->build_dir : ".", sub,
                      stem, base, ext);
     if (n < 0 || (size_t)n >= len) {
@@ -39,17 +104,10 @@ int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ex
         snprintf(err, errlen, "stat(%s): %s", s->source_path, strerror(errno));
         return -1;
     }
-    return stat(path, &obj) == 0 && obj.st_mtime >= src.st_mtime;
-}
-
-/* FNV-1a: stable across runs and machines, and collisions between a user's few kernels
- * are not a concern at 64 bits. */
-static uint64_t rtc_hash(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
+    if (!rtc_shipped(s) || stat(path, &obj) != 0)
+        return 0;
+    return obj.st_mtim.tv_sec > src.st_mtim.tv_sec ||
+           (obj.st_mtim.tv_sec == src.st_mtim.tv_sec && obj.st_mtim.tv_nsec >= src.st_mtim.tv_nsec);
 }
 
 /* mkdir -p for the cache folder; 0 when it exists and is writable at the end. */
@@ -69,21 +127,131 @@ static int rtc_mkdirs(char *dir)
     return access(dir, W_OK | X_OK);
 }
 
+/* The cache folder and its parent must be ours alone: nobody else may plant a product. */
+static int rtc_safe_dir(const char *dir, char *err, size_t errlen)
+{
+    char d[PATH_MAX];
+    if (snprintf(d, sizeof d, "%s", dir) >= (int)sizeof d) {
+        snprintf(err, errlen, "cache folder path too long");
+        return -1;
+    }
+    for (int level = 0; level < 2; level++) {
+        struct stat st;
+        if (lstat(d, &st) != 0) {
+            snprintf(err, errlen, "cache folder %s: %s", d, strerror(errno));
+            return -1;
+        }
+        const char *why = S_ISLNK(st.st_mode) ? "is a symbolic link"
+                          : !S_ISDIR(st.st_mode) ? "is not a folder"
+                          : st.st_uid != geteuid() ? "is owned by another user"
+                          : (st.st_mode & 022) ? "is writable by others" : NULL;
+        if (why) {
+            snprintf(err, errlen, "refusing the run-time compile cache %s: %s (uid %ld, mode %03o)",
+                     d, why, (long)st.st_uid, (unsigned)(st.st_mode & 0777));
+            return -1;
+        }
+        char *slash = strrchr(d, '/');
+        if (!slash || slash == d)
+            break;
+        *slash = '\0';
+    }
+    return 0;
+}
+
+/* The next file name of a make-style depfile (words separated by blanks and escaped
+ * newlines, "\\ " inside a name); NULL at the end. Targets end in ':' (the caller skips them). */
+static const char *rtc_dep_word(const char **p, char *out, size_t len)
+{
+    const char *q = *p;
+    size_t n = 0;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || (*q == '\\' && q[1] == '\n'))
+        q += *q == '\\' ? 2 : 1;
+    if (!*q)
+        return NULL;
+    while (*q && *q != ' ' && *q != '\t' && *q != '\n') {
+        if (*q == '\\' && q[1] == ' ')
+            q++;
+        if (n + 1 < len)
+            out[n++] = *q;
+        q++;
+    }
+    out[n] = '\0';
+    *p = q;
+    return out;
+}
+
+int rtc_deps_save(const char *path, const char *depfile, char *err, size_t errlen)
+{
+    char text[65536], word[PATH_MAX], tmp[PATH_MAX + 64], final[PATH_MAX + 8];
+    FILE *in = fopen(depfile, "r");
+    size_t got = in ? fread(text, 1, sizeof text - 1, in) : 0;
+    if (in)
+        fclose(in);
+    text[got] = '\0';
+    snprintf(final, sizeof final, "%s.deps", path);
+    if (!in || got == sizeof text - 1 || rtc_temp(final, "", tmp, sizeof tmp, err, errlen) != 0) {
+        if (!in || got == sizeof text - 1)
+            snprintf(err, errlen, "%s: %s", depfile, in ? "too large" : strerror(errno));
+        return -1;
+    }
+    FILE *out = fopen(tmp, "w");
+    int rc = out ? 0 : -1;
+    for (const char *p = text; rc == 0 && rtc_dep_word(&p, word, sizeof word);) {
+        uint64_t h = RTC_FNV_BASIS;
+        if (word[strlen(word) - 1] == ':')
+            continue;
+        rc = rtc_hash_file(word, &h, err, errlen);
+        if (rc == 0)
+            fprintf(out, "%016llx %s\n", (unsigned long long)h, word);
+    }
+    if (out && fclose(out) != 0 && rc == 0)
+        rc = -1;
+    if (rc == 0 && rename(tmp, final) != 0)
+        rc = -1;
+    if (rc != 0) {
+        if (!err[0])
+            snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        unlink(tmp);
+    }
+    return rc;
+}
+
+/* Whether every file a product's build recorded still has its content; 1 without a record. */
+static int rtc_deps_current(const char *path)
+{
+    char name[PATH_MAX + 8], line[PATH_MAX + 32], why[256];
+    snprintf(name, sizeof name, "%s.deps", path);
+    FILE *in = fopen(name, "r");
+    if (!in)
+        return 1;
+    int current = 1;
+    while (current && fgets(line, sizeof line, in)) {
+        unsigned long long want;
+        char *file = line + 17;
+        uint64_t h = RTC_FNV_BASIS;
+        line[strcspn(line, "\n")] = '\0';
+        current = sscanf(line, "%16llx", &want) == 1 && line[16] == ' ' &&
+                  rtc_hash_file(file, &h, why, sizeof why) == 0 && h == want;
+    }
+    fclose(in);
+    return current;
+}
+
 int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key,
                    const char *ext, char *path, size_t len, char *err, size_t errlen)
 {
-    struct stat src, self = {0};
-    if (stat(s->source_path, &src) != 0) {
-        snprintf(err, errlen, "stat(%s): %s", s->source_path, strerror(errno));
+    char real[PATH_MAX];
+    struct stat self = {0};
+    if (!realpath(s->source_path, real)) {
+        snprintf(err, errlen, "%s: %s", s->source_path, strerror(errno));
         return -1;
     }
+    uint64_t h = rtc_hash(RTC_FNV_BASIS, real, strlen(real) + 1);
+    if (rtc_hash_file(real, &h, err, errlen) != 0)
+        return -1;
     Dl_info me;
     if (dladdr((void *)rtc_hash, &me) && me.dli_fname)
         (void)stat(me.dli_fname, &self);
-    uint64_t h = 0xcbf29ce484222325ull;
-    h = rtc_hash(h, s->source_path, strlen(s->source_path) + 1);
-    h = rtc_hash(h, &src.st_mtim, sizeof src.st_mtim);
-    h = rtc_hash(h, &src.st_size, sizeof src.st_size);
     h = rtc_hash(h, key, strlen(key) + 1);
     h = rtc_hash(h, &self.st_mtim, sizeof self.st_mtim);
 
@@ -99,15 +267,43 @@ int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const ch
     for (int i = 0; i < nd; i++) {
         if (rtc_mkdirs(dirs[i]) != 0)
             continue;
+        if (rtc_safe_dir(dirs[i], err, errlen) != 0)
+            return -1;
         int n = snprintf(path, len, "%s/%016llx%s", dirs[i], (unsigned long long)h, ext);
         if (n < 0 || (size_t)n >= len)
             break;
-        return access(path, R_OK) == 0;
+        return access(path, R_OK) == 0 && rtc_deps_current(path);
     }
     snprintf(err, errlen, "no writable cache folder for run-time compiles (tried %s%s%s)",
              nd ? dirs[0] : "none: no XDG_CACHE_HOME, HOME or build_dir", nd > 1 ? " and " : "",
              nd > 1 ? dirs[1] : "");
     return -1;
+}
+
+int rtc_temp(const char *path, const char *suffix, char *out, size_t len, char *err, size_t errlen)
+{
+    int n = snprintf(out, len, "%s.XXXXXX%s", path, suffix);
+    int fd = n < 0 || (size_t)n >= len ? -1 : mkstemps(out, (int)strlen(suffix));
+    if (fd < 0) {
+        snprintf(err, errlen, "mkstemps(%.300s): %s", out,
+                 n < 0 || (size_t)n >= len ? "name too long" : strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+int rtc_describe(const struct hb_kernel_spec *s, const char *binary, const char *how,
+                 const char *tool, char *out, size_t len)
+{
+    char why[300];
+    uint64_t h = RTC_FNV_BASIS;
+    int rc = rtc_hash_file(s->source_path, &h, why, sizeof why);
+    if (rc == 0)
+        snprintf(why, sizeof why, "%016llx", (unsigned long long)h);
+    snprintf(out, len, "binary %s (%s); source %s fnv1a64 %s; built by %s", binary, how,
+             s->source_path, why, tool);
+    return rc;
 }
 
 void rtc_first_error(const char *text, char *out, size_t len)
@@ -116,8 +312,9 @@ void rtc_first_error(const char *text, char *out, size_t len)
     while (*line && !pick) {
         const char *end = strchr(line, '\n');
         size_t n = end ? (size_t)(end - line) : strlen(line);
-        if (memmem(line, n, "error", 5))
-            pick = line;
+        for (size_t i = 0; i + 5 <= n && !pick; i++)
+            if (strncasecmp(line + i, "error", 5) == 0) /* gcc's "error", gas's "Error" */
+                pick = line;
         line = end ? end + 1 : line + n;
     }
     if (!pick)
@@ -132,7 +329,7 @@ int rtc_run(char *const argv[], const char *log, char *err, size_t errlen)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0600);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
     pid_t pid;
     int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
@@ -168,9 +365,13 @@ int rtc_run(char *const argv[], const char *log, char *err, size_t errlen)
 
 int rtc_build(char *argv[], int out_arg, const char *path, char *err, size_t errlen)
 {
-    char tmp[4096], log[4096];
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    snprintf(log, sizeof log, "%s.%ld.log", path, (long)getpid());
+    char tmp[4200], log[4200];
+    if (rtc_temp(path, "", tmp, sizeof tmp, err, errlen) != 0)
+        return -1;
+    if (rtc_temp(path, ".log", log, sizeof log, err, errlen) != 0) {
+        unlink(tmp);
+        return -1;
+    }
     argv[out_arg] = tmp;
     int rc = rtc_run(argv, log, err, errlen);
     if (rc == 0 && rename(tmp, path) != 0) {

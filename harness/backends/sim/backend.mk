@@ -1,26 +1,38 @@
 # backend.mk (sim): the CPU SIMT emulator. Builds the runtime (C) and compiles every CUDA and
-# HIP kernel source for the host with g++ and the device prelude. A kernel that does not
+# HIP kernel source for the host with g++ and the device prelude, CUDA sources twice: as
+# written, and for the wave64 port check (width 64, sim_prelude.h). A kernel that does not
 # compile leaves a one-line text marker instead of its .so, which load() reports as SKIP:
 # one unportable kernel never fails the whole build.
 SIM_DIR  := harness/backends/sim
 SIM_CXX  := $(shell command -v g++ 2>/dev/null)
-SIM_SRC  := $(SIM_DIR)/sim_backend.c $(SIM_DIR)/sim_sched.c harness/backends/common/rtc.c
-SIM_HDRS := $(SIM_DIR)/sim_abi.h $(SIM_DIR)/sim_sched.h $(SIM_DIR)/sim_prelude.h \
-            $(SIM_DIR)/include/cuda_runtime.h $(SIM_DIR)/include/hip/hip_runtime.h
+SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_warp.c sim_call.c \
+              sim_check.c sim_load.c sim_build.c sim_elf.c sim_why.c) harness/backends/common/rtc.c
+# The device side, compiled into every kernel, and the runtime's own headers.
+SIM_PRELUDE := $(addprefix $(SIM_DIR)/,sim_abi.h sim_prelude.h sim_hooks.h sim_atomic.h \
+                 sim_math.h sim_vec.h sim_half.h sim_cg.h sim_wrap.cc) \
+               $(wildcard $(SIM_DIR)/include/*.h $(SIM_DIR)/include/*/*.h)
+SIM_HDRS := $(SIM_PRELUDE) $(addprefix $(SIM_DIR)/,sim_sched.h sim_lanes.h sim_internal.h sim_build.h)
 # #pragma unroll is CUDA's, unknown to g++: the only warning kernels may raise. TSan's
-# instrumentation without its runtime lets the prelude see volatile accesses (see there);
-# -z defs turns any hook it lacks into a build failure (a SKIP), not a dlopen error.
+# instrumentation without its runtime lets the prelude see every access (sim_hooks.h);
+# -z defs turns any hook it lacks into a build failure (a SKIP), not a dlopen error. Shipped
+# kernels add -Werror; users' kernels are built without it (their warnings stay in the log).
 SIM_KFLAGS := -x c++ -std=c++17 -O2 -g -fPIC -fno-exceptions -fno-rtti \
-              -Wall -Wextra -Werror -Wno-unknown-pragmas \
+              -Wall -Wextra -Wno-unknown-pragmas \
               -I$(abspath $(SIM_DIR)/include) -I$(abspath $(SIM_DIR)) \
               -fsanitize=thread --param=tsan-distinguish-volatile=1 \
               --param=tsan-instrument-func-entry-exit=0
+SIM_KWERROR := -Werror
 SIM_KLINK := -shared -Wl,-z,defs
-# The same compiler and flags for users' kernels compiled at run time (sim_backend.c).
+# The same compiler and flags for kernels compiled at run time (sim_build.c), which also
+# includes the runtime header implicitly, as nvcc and hipcc do.
 SIM_RTC_DEFS := -DSIM_KERNEL_CXX='"$(SIM_CXX)"' -DSIM_KERNEL_FLAGS='"$(strip $(SIM_KFLAGS))"' \
-                -DSIM_KERNEL_LINK='"$(strip $(SIM_KLINK))"' -Iharness/backends/common
-SIM_KSO := $(patsubst kernels/cuda/%.cu,$(BUILD)/kernels/sim/cuda/%.so,$(wildcard kernels/cuda/*.cu)) \
-           $(patsubst kernels/hip/%.hip,$(BUILD)/kernels/sim/hip/%.so,$(wildcard kernels/hip/*.hip))
+                -DSIM_KERNEL_WERROR='"$(SIM_KWERROR)"' -DSIM_KERNEL_LINK='"$(strip $(SIM_KLINK))"' \
+                -DSIM_INCLUDE_DIR='"$(abspath $(SIM_DIR)/include)"' \
+                -DSIM_WRAP_SRC='"$(abspath $(SIM_DIR)/sim_wrap.cc)"' -Iharness/backends/common
+SIM_CU   := $(wildcard kernels/cuda/*.cu)
+SIM_KSO  := $(patsubst kernels/cuda/%.cu,$(BUILD)/kernels/sim/cuda/%.so,$(SIM_CU)) \
+            $(patsubst kernels/cuda/%.cu,$(BUILD)/kernels/sim/cuda-wave64/%.so,$(SIM_CU)) \
+            $(patsubst kernels/hip/%.hip,$(BUILD)/kernels/sim/hip/%.so,$(wildcard kernels/hip/*.hip))
 
 ifeq ($(SIM_CXX),)
 BACKEND_NOTES += sim:skipped(g++-not-found)
@@ -33,12 +45,14 @@ $(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/backend.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
 
+# $(1) product folder, $(2) source folder, $(3) extension, $(4) runtime header, $(5) flags.
 # On failure the target becomes "sim-unsupported: <first error line>" and the full log
 # stays next to it, so the next make retries only when the source or prelude changes.
 define SIM_KERNEL_RULE
-$(BUILD)/kernels/sim/$(1)/%.so: kernels/$(1)/%.$(2) $(SIM_HDRS)
+$(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE)
 	@mkdir -p $$(dir $$@)
-	@if $(SIM_CXX) $(SIM_KFLAGS) -c $$< -o $$@.o 2> $$@.log && \
+	@if $(SIM_CXX) $(SIM_KFLAGS) $(SIM_KWERROR) -include $(abspath $(SIM_DIR)/include/$(4)) $(5) \
+	        $$< -c -o $$@.o 2> $$@.log && \
 	    $(SIM_CXX) $(SIM_KLINK) $$@.o -o $$@.tmp 2>> $$@.log; then \
 	    rm -f $$@.o; mv $$@.tmp $$@; echo "sim: built $$@"; \
 	else \
@@ -47,8 +61,9 @@ $(BUILD)/kernels/sim/$(1)/%.so: kernels/$(1)/%.$(2) $(SIM_HDRS)
 	    echo "sim: $$< does not build for the emulator: $$$$(tail -c +18 $$@) (log: $$@.log)"; \
 	fi
 endef
-$(eval $(call SIM_KERNEL_RULE,cuda,cu))
-$(eval $(call SIM_KERNEL_RULE,hip,hip))
+$(eval $(call SIM_KERNEL_RULE,cuda,cuda,cu,cuda_runtime.h,))
+$(eval $(call SIM_KERNEL_RULE,cuda-wave64,cuda,cu,cuda_runtime.h,-DSIM_PORT_WAVE64))
+$(eval $(call SIM_KERNEL_RULE,hip,hip,hip,hip/hip_runtime.h,))
 endif
 
 # The runtime under ASan/UBSan, lane stack switches annotated for ASan (sim_sched.c), for

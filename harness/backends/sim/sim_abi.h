@@ -7,19 +7,25 @@
 
 #include <stdint.h>
 
-#define SIM_ABI_VERSION 1
+/* 2: access checking (bounds, shared range, fault hook), block info in the descriptor,
+ * wrapped entries taking struct sim_arg[], 64-bit-mask CUDA builds (the wave64 port check). */
+#define SIM_ABI_VERSION 2
 
 /* Every lane runs on its own region of this many bytes, aligned to its size; the lane's
- * descriptor sits at the region base, then a guard page, then the stack (grows down).
- * 128 KiB leaves ample room for sgemm_optimized's register arrays even unoptimised. */
-#define SIM_REGION_BYTES (128u * 1024u)
+ * descriptor sits in the region's first page, then a guard page, then the stack (grows
+ * down). 128 KiB leaves ample room for sgemm_optimized's register arrays even unoptimised. */
+#define SIM_REGION_SHIFT 17
+#define SIM_REGION_BYTES (1u << SIM_REGION_SHIFT)
 
 /* Regions aligned to their size would put every lane's descriptor and stack top in the
- * same cache sets; both are shifted by a colour taken from the region's address. */
-#define SIM_COLOUR(base) ((((uintptr_t)(base)) / SIM_REGION_BYTES) & 63u)
-#define SIM_DESC_AT(base) ((uintptr_t)(base) + SIM_COLOUR(base) * 64u)
+ * same cache sets; both are shifted by a colour taken from the region's address. 32 steps
+ * of 128 bytes keep a descriptor inside the first 4 KiB page. */
+#define SIM_DESC_BYTES 128u
+#define SIM_COLOUR(base) ((((uintptr_t)(base)) >> SIM_REGION_SHIFT) & 31u)
+#define SIM_DESC_AT(base) ((uintptr_t)(base) + SIM_COLOUR(base) * SIM_DESC_BYTES)
 
-/* Values of the kernel .so's exported sim_kernel_dialect: the width of its lane masks. */
+/* Values of the kernel .so's exported sim_kernel_dialect: the width of its lane masks.
+ * A CUDA source built for the wave64 port check exports 64, as its hipified port would. */
 #define SIM_DIALECT_CUDA 32
 #define SIM_DIALECT_HIP 64
 
@@ -45,19 +51,52 @@ struct sim_block_info {
     int width;
 };
 
+/* [lo, hi): memory kernel code may touch. */
+struct sim_range {
+    uintptr_t lo, hi;
+};
+
+/* The launch's legitimate ranges besides the lane's own region and the block's shared
+ * memory: each buffer argument's data, the kernel object's image. */
+#define SIM_MAX_RANGES 12
+struct sim_bounds {
+    int n;
+    struct sim_range r[SIM_MAX_RANGES];
+};
+
+/* Flags of a checked access (sim_rt.fault). */
+#define SIM_ACC_WRITE 1
+#define SIM_ACC_ALIGNED 2 /* the compiler assumed natural alignment: misaligned is a fault */
+
 struct sim_lane_pub;
 struct sim_rt {
     void (*barrier)(struct sim_lane_pub *self);
     /* Blocks until the warp's collective completes; returns this lane's result
      * (shuffled value bits, or a lane mask, or 0/1). */
     uint64_t (*collective)(struct sim_lane_pub *self, int op, uint64_t value, int arg, int width);
+    /* An access outside every legitimate range: recorded; returns when the access may go
+     * ahead (it lands in memory the emulator owns), else stops the block for good. */
+    void (*fault)(struct sim_lane_pub *self, uintptr_t addr, unsigned size, int flags);
 };
 
 /* The public head of a lane descriptor (the runtime's private part follows it). */
 struct sim_lane_pub {
     const struct sim_rt *rt;
-    const struct sim_block_info *blk;
+    const struct sim_bounds *bounds;
+    struct sim_range shared; /* this worker's block shared memory: the kernel's TLS block */
+    struct sim_block_info blk;
     struct sim_dim3 tid;
+};
+
+/* One kernel argument of a wrapped entry (sim_wrap.cc), in the kernel's own order. */
+enum sim_arg_kind { SIM_ARG_PTR = 1, SIM_ARG_I32 = 2, SIM_ARG_F32 = 3 };
+struct sim_arg {
+    union {
+        void *p;
+        int32_t i;
+        float f;
+    } u;
+    int kind;
 };
 
 #endif

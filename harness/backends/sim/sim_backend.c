@@ -1,74 +1,30 @@
-/* sim_backend.c: the "sim" backend: CUDA and HIP kernel sources, compiled for the host with
- * sim_prelude.h, run on the CPU at warp width 4 to 64, blocks spread over one worker per
- * core (HB_SIM_THREADS). HB_SIM_SCHEDULE = lockstep (default) or random:SEED (sim_sched.c).
- * A source with no current build product (a user's own kernel) is compiled at run time as
- * make would (rtc.h). Buffers are host memory. No timing model, no device API beyond
- * sim_prelude.h. */
+/* sim_backend.c: the "sim" backend's runtime: CUDA and HIP sources (sim_load.c) run on the
+ * CPU at warp width 4 to 64, blocks spread over one worker per core (HB_SIM_THREADS), under
+ * HB_SIM_SCHEDULE = mixed:SEED (default, seed 0), lockstep or random:SEED, every access of
+ * kernel code checked against the launch's buffers (faults()). Buffers are host memory. No
+ * timing model, no device API beyond sim_prelude.h. */
 #include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "rtc.h"
-#include "sim_sched.h"
+#include "sim_internal.h"
 
-#define SIM_MAX_THREADS 256
-#define SIM_MAX_BLOCK_THREADS 1024u
-#define SIM_SHARED_BYTES (64u * 1024u)
 /* Fill byte of shared memory: 0x4b4b4b4b is 1.33e7 as a float, 1.26e9 as an int. Finite
  * on purpose: NaN would turn every race into the same NaN, hiding that it varies. */
 #define SIM_SHARED_POISON 0x4b
+/* Mapped, unused memory on each side of every buffer: an out-of-bounds access that lands
+ * there is recorded and does no harm, where one into the heap could corrupt the emulator. */
+#define SIM_SLACK_BYTES (1u << 20)
 
 static const int sim_widths[] = {4, 8, 16, 32, 64};
 
-struct hb_buf {
-    size_t size;
-    unsigned char *data;
-};
-
-struct hb_kern {
-    void *dl;
-    void (*fn)(void);
-    void *(*tls_touch)(void);
-    size_t shared_bytes; /* its PT_TLS segment: static __shared__ arrays */
-    int dialect;
-    struct sim_dim3 block;
-};
-
-struct hb_ctx {
-    int width, n_workers, random;
-    uint64_t seed, launches;
-    char err[1024];
-    struct sim_worker *workers[SIM_MAX_THREADS];
-    pthread_t threads[SIM_MAX_THREADS];
-    struct sim_helper {
-        struct hb_ctx *c;
-        int idx;
-    } helpers[SIM_MAX_THREADS];
-    int n_threads; /* started helper threads: workers 1..n_threads (the caller is worker 0) */
-    /* Launch hand-off: the caller bumps gen, helpers drain blocks, the last one signals. */
-    pthread_mutex_t mu;
-    pthread_cond_t start, done;
-    uint64_t gen;
-    int running, stop;
-    const struct sim_launch *job;
-    const struct hb_kern *job_kern;
-    _Atomic uint64_t next_block;
-    uint64_t n_blocks;
-    atomic_int failed;
-    char job_err[512];
-};
-
-static void sim_err(struct hb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sim_err(struct hb_ctx *c, const char *fmt, ...)
+void sim_err(struct hb_ctx *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -118,9 +74,13 @@ static void sim_drain(struct hb_ctx *c, struct sim_worker *w)
         if (dlinfo(k->dl, RTLD_DI_TLS_DATA, &shared) != 0)
             shared = NULL;
     }
+    sim_worker_set_shared(w, (uintptr_t)shared, shared ? (uintptr_t)shared + k->shared_bytes : 0);
+    sim_worker_reset_faults(w);
     for (;;) {
         uint64_t b = atomic_fetch_add(&c->next_block, 1);
-        if (b >= c->n_blocks || atomic_load(&c->failed))
+        /* Blocks below a failed one still run: the lowest failure is then the same
+         * whatever the number of workers. */
+        if (b >= c->n_blocks || b > atomic_load(&c->failed_block))
             return;
         /* Shared memory starts as the same junk in every block and launch, never as
          * leftovers from whichever block ran here before: a read before any write gives a
@@ -128,8 +88,12 @@ static void sim_drain(struct hb_ctx *c, struct sim_worker *w)
         if (shared)
             memset(shared, SIM_SHARED_POISON, k->shared_bytes);
         if (sim_run_block(w, c->job, b, err, sizeof err) != 0) {
-            if (atomic_exchange(&c->failed, 1) == 0)
+            pthread_mutex_lock(&c->mu);
+            if (b < atomic_load(&c->failed_block)) {
+                atomic_store(&c->failed_block, b);
                 snprintf(c->job_err, sizeof c->job_err, "%s", err);
+            }
+            pthread_mutex_unlock(&c->mu);
             return;
         }
     }
@@ -176,10 +140,41 @@ static void sim_close(hb_ctx *c)
     free(c);
 }
 
-/* HB_SIM_THREADS=N (1..256) and HB_SIM_SCHEDULE=lockstep|random:SEED. */
+/* HB_SIM_SCHEDULE=MODE:SEED, the seed a number (strtoull base 0). */
+static int sim_read_schedule(struct hb_ctx *c, const char *s)
+{
+    static const struct {
+        const char *name;
+        enum sim_mode mode;
+    } modes[] = {{"mixed:", SIM_MIXED}, {"random:", SIM_RANDOM}};
+    c->mode = SIM_MIXED;
+    c->seed = 0;
+    if (!s || !*s)
+        return 0;
+    if (strcmp(s, "lockstep") == 0) {
+        c->mode = SIM_LOCKSTEP;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        size_t n = strlen(modes[i].name);
+        char *end;
+        if (strncmp(s, modes[i].name, n) != 0 || !s[n] || s[n] == '-')
+            continue;
+        errno = 0;
+        c->seed = strtoull(s + n, &end, 0);
+        if (!*end && errno == 0) {
+            c->mode = modes[i].mode;
+            return 0;
+        }
+    }
+    sim_err(c, "HB_SIM_SCHEDULE=%s: expected mixed:SEED, lockstep or random:SEED", s);
+    return -1;
+}
+
+/* HB_SIM_THREADS=N (1..256) and HB_SIM_SCHEDULE. */
 static int sim_read_env(struct hb_ctx *c)
 {
-    const char *t = getenv("HB_SIM_THREADS"), *s = getenv("HB_SIM_SCHEDULE");
+    const char *t = getenv("HB_SIM_THREADS");
     c->n_workers = sim_cores();
     if (t && *t) {
         char *end;
@@ -191,18 +186,7 @@ static int sim_read_env(struct hb_ctx *c)
         }
         c->n_workers = (int)n;
     }
-    if (!s || !*s || strcmp(s, "lockstep") == 0)
-        return 0;
-    if (strncmp(s, "random:", 7) == 0 && s[7]) {
-        char *end;
-        c->seed = strtoull(s + 7, &end, 0);
-        if (!*end) {
-            c->random = 1;
-            return 0;
-        }
-    }
-    sim_err(c, "HB_SIM_SCHEDULE=%s: expected lockstep or random:SEED", s);
-    return -1;
+    return sim_read_schedule(c, getenv("HB_SIM_SCHEDULE"));
 }
 
 static int sim_open(hb_ctx **out, int device, int width, char *err, size_t errlen)
@@ -263,16 +247,22 @@ static const char *sim_last_error(hb_ctx *c)
 static int sim_alloc(hb_ctx *c, size_t bytes, hb_buf **out)
 {
     struct hb_buf *b = calloc(1, sizeof *b);
-    /* Cache-line aligned like device allocations; contents are left undefined, as there. */
-    size_t rounded = (bytes + 63) / 64 * 64;
-    if (b)
-        b->data = aligned_alloc(64, rounded ? rounded : 64);
-    if (!b || !b->data) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t data = (bytes + page - 1) / page * page;
+    if (b) {
+        b->map_bytes = data + 2 * (size_t)SIM_SLACK_BYTES;
+        b->map = mmap(NULL, b->map_bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    }
+    if (!b || b->map == MAP_FAILED) {
+        sim_err(c, "mmap(%zu bytes) failed: %s", bytes, strerror(errno));
         free(b);
-        sim_err(c, "aligned_alloc(%zu bytes) failed", bytes);
         return HB_ERROR;
     }
+    /* Page aligned like device allocations; contents are left undefined, as there. */
+    b->data = b->map + SIM_SLACK_BYTES;
     b->size = bytes;
+    c->in_case = 0; /* a new case begins: its first launch is number 0 */
     *out = b;
     return HB_OK;
 }
@@ -281,7 +271,7 @@ static void sim_release(hb_ctx *c, hb_buf *b)
 {
     (void)c;
     if (b)
-        free(b->data);
+        munmap(b->map, b->map_bytes);
     free(b);
 }
 
@@ -323,218 +313,15 @@ static int sim_copy(hb_ctx *c, hb_buf *dst, size_t dst_off, hb_buf *src, size_t 
     return HB_OK;
 }
 
-/* Static __shared__ arrays are the kernel object's thread-local storage (see
- * sim_prelude.h), so its PT_TLS segment size is the block's shared memory footprint. */
-struct sim_tls_query {
-    const char *name;
-    size_t bytes;
-};
-static int sim_tls_cb(struct dl_phdr_info *info, size_t size, void *arg)
+/* Runs the job on every worker, this thread included, until the blocks run out. */
+static void sim_run_job(struct hb_ctx *c, const struct sim_launch *L, const hb_kern *k, uint64_t blocks)
 {
-    (void)size;
-    struct sim_tls_query *q = arg;
-    if (!info->dlpi_name || strcmp(info->dlpi_name, q->name) != 0)
-        return 0;
-    for (int i = 0; i < info->dlpi_phnum; i++)
-        if (info->dlpi_phdr[i].p_type == PT_TLS)
-            q->bytes = info->dlpi_phdr[i].p_memsz;
-    return 1;
-}
-
-/* Compiles a source with no current build product (a user's own kernel, or one edited since
- * make) as backend.mk would, into the run-time cache, and names the .so in path. As for a
- * shipped kernel, one that does not compile for the host is a SKIP with its first error. */
-static int sim_compile(struct hb_ctx *c, const struct hb_kernel_spec *s, char *path, size_t len)
-{
-    char err[512];
-    int have = rtc_cache_path(s, "sim", SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS " " SIM_KERNEL_LINK,
-                              ".so", path, len, err, sizeof err);
-    if (have != 0) {
-        if (have < 0)
-            sim_err(c, "%s", err);
-        return have < 0 ? HB_ERROR : HB_OK;
-    }
-    /* Per-process temporaries and an atomic rename: children may compile the same kernel. */
-    char obj[4200], tmp[4200], log[4200], words[4096], *argv[64];
-    snprintf(obj, sizeof obj, "%s.%ld.o", path, (long)getpid());
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    snprintf(log, sizeof log, "%s.%ld.log", path, (long)getpid());
-    /* Two steps like make: linking with -fsanitize=thread would pull in TSan's runtime. */
-    int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS, words, sizeof words, argv, 59);
-    int rc = -1;
-    snprintf(err, sizeof err, "too many compiler flags");
-    if (n > 0) {
-        argv[n] = "-c", argv[n + 1] = (char *)s->source_path, argv[n + 2] = "-o";
-        argv[n + 3] = obj, argv[n + 4] = NULL;
-        rc = rtc_run(argv, log, err, sizeof err);
-    }
-    if (rc == 0 && (n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_LINK, words, sizeof words, argv,
-                                  59)) > 0) {
-        argv[n] = obj, argv[n + 1] = "-o", argv[n + 2] = tmp, argv[n + 3] = NULL;
-        rc = rtc_run(argv, log, err, sizeof err);
-    }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        snprintf(err, sizeof err, "rename(%.300s): %s", tmp, strerror(errno));
-        rc = -1;
-    }
-    unlink(obj);
-    unlink(tmp);
-    if (rc > 0) {
-        sim_err(c, "does not build for the emulator: %s (log: %s)", err, log);
-        return HB_UNSUPPORTED;
-    }
-    unlink(log);
-    if (rc < 0) {
-        sim_err(c, "run-time compile of %s: %s", s->source_path, err);
-        return HB_ERROR;
-    }
-    return HB_OK;
-}
-
-/* A kernel that did not compile for the host leaves a text marker in place of its .so. */
-#define SIM_MARKER "sim-unsupported: "
-
-static int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
-{
-    char path[4096];
-    *out = NULL;
-    if (strcmp(s->lang, "cuda") != 0 && strcmp(s->lang, "hip") != 0) {
-        sim_err(c, "the emulator runs cuda and hip sources, not %s", s->lang);
-        return HB_UNSUPPORTED;
-    }
-    if (strcmp(s->lang, "cuda") == 0 && c->width > 32) {
-        sim_err(c, "CUDA dialect masks are 32-bit: width %d not modelled", c->width);
-        return HB_UNSUPPORTED;
-    }
-    uint64_t threads = (uint64_t)s->block[0] * s->block[1] * s->block[2];
-    if (threads == 0 || threads > SIM_MAX_BLOCK_THREADS) {
-        sim_err(c, "block %ux%ux%u: the emulator runs 1 to %u threads per block", s->block[0],
-                s->block[1], s->block[2], SIM_MAX_BLOCK_THREADS);
-        return HB_UNSUPPORTED;
-    }
-    char sub[16], why[512];
-    snprintf(sub, sizeof sub, "sim/%s", s->lang);
-    int current = rtc_prebuilt(s, sub, ".so", path, sizeof path, why, sizeof why);
-    if (current < 0) {
-        sim_err(c, "%s", why);
-        return HB_ERROR;
-    }
-    int rc = current ? HB_OK : sim_compile(c, s, path, sizeof path);
-    if (rc != HB_OK)
-        return rc;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        sim_err(c, "does not build for the emulator: %s: %s (run make)", path, strerror(errno));
-        return HB_UNSUPPORTED;
-    }
-    char head[512] = {0};
-    size_t got = fread(head, 1, sizeof head - 1, f);
-    fclose(f);
-    if (got < 4 || memcmp(head, "\177ELF", 4) != 0) {
-        char *nl = strchr(head, '\n');
-        if (nl)
-            *nl = 0;
-        const char *why = strncmp(head, SIM_MARKER, strlen(SIM_MARKER)) == 0
-                              ? head + strlen(SIM_MARKER) : "not a shared object";
-        sim_err(c, "does not build for the emulator: %s", why);
-        return HB_UNSUPPORTED;
-    }
-    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!dl) {
-        sim_err(c, "dlopen(%s): %s", path, dlerror());
-        return HB_ERROR;
-    }
-    const int *abi = dlsym(dl, "sim_kernel_abi"), *dialect = dlsym(dl, "sim_kernel_dialect");
-    void *fn = dlsym(dl, s->entry), *touch = dlsym(dl, "sim_kernel_tls_touch");
-    rc = HB_ERROR;
-    struct sim_tls_query q = {path, 0};
-    struct link_map *lm = NULL;
-    if (!abi || !dialect || !touch || *abi != SIM_ABI_VERSION) {
-        sim_err(c, "%s: not built with this emulator's prelude (ABI %d); rebuild with make", path,
-                abi ? *abi : -1);
-    } else if (!fn) {
-        sim_err(c, "dlsym(%s) in %s: %s", s->entry, path, dlerror());
-    } else if (*dialect == SIM_DIALECT_CUDA && c->width > 32) {
-        sim_err(c, "CUDA dialect masks are 32-bit: width %d not modelled", c->width);
-        rc = HB_UNSUPPORTED;
-    } else if (dlinfo(dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
-        sim_err(c, "dlinfo(%s, RTLD_DI_LINKMAP): %s", path, dlerror());
-    } else {
-        q.name = lm->l_name;
-        dl_iterate_phdr(sim_tls_cb, &q);
-        if (q.bytes > SIM_SHARED_BYTES) {
-            sim_err(c, "%s uses %zu bytes of static shared memory, more than %u", s->entry,
-                    q.bytes, SIM_SHARED_BYTES);
-            rc = HB_UNSUPPORTED;
-        } else {
-            rc = HB_OK;
-        }
-    }
-    struct hb_kern *k = rc == HB_OK ? calloc(1, sizeof *k) : NULL;
-    if (rc == HB_OK && !k) {
-        sim_err(c, "calloc(kernel) failed");
-        rc = HB_ERROR;
-    }
-    if (rc != HB_OK) {
-        dlclose(dl);
-        return rc;
-    }
-    k->dl = dl;
-    /* POSIX dlsym returns object pointers; the entry is a function by construction. */
-    memcpy(&k->fn, &fn, sizeof fn);
-    memcpy(&k->tls_touch, &touch, sizeof touch);
-    k->shared_bytes = q.bytes;
-    k->dialect = *dialect;
-    k->block = (struct sim_dim3){s->block[0], s->block[1], s->block[2]};
-    *out = k;
-    return HB_OK;
-}
-
-static void sim_unload(hb_ctx *c, hb_kern *k)
-{
-    (void)c;
-    if (!k)
-        return;
-    dlclose(k->dl);
-    free(k);
-}
-
-static int sim_launch(hb_ctx *c, hb_kern *k, const unsigned grid[3], const struct hb_args *a,
-                      double *device_ms)
-{
-    struct sim_launch L;
-    memset(&L, 0, sizeof L);
-    if (a->n_bufs < 1 || a->n_bufs > SIM_MAX_BUFS || a->n_ints < 0 || a->n_ints > SIM_MAX_INTS) {
-        sim_err(c, "launch: %d buffers and %d integers: the emulator calls 1-%d and 0-%d",
-                a->n_bufs, a->n_ints, SIM_MAX_BUFS, SIM_MAX_INTS);
-        return HB_UNSUPPORTED;
-    }
-    for (int i = 0; i < a->n_bufs; i++) {
-        if (!a->bufs[i] || a->offsets[i] > a->bufs[i]->size) {
-            sim_err(c, "launch: buffer argument %d: offset %zu outside its allocation", i,
-                    a->offsets[i]);
-            return HB_ERROR;
-        }
-        L.call.bufs[i] = a->bufs[i]->data + a->offsets[i];
-    }
-    for (int i = 0; i < a->n_ints; i++)
-        L.call.ints[i] = a->ints[i];
-    L.call.fn = k->fn;
-    L.call.n_bufs = a->n_bufs;
-    L.call.n_ints = a->n_ints;
-    L.grid = (struct sim_dim3){grid[0], grid[1], grid[2]};
-    L.block = k->block;
-    L.width = c->width;
-    L.random = c->random;
-    L.volatile_yield = c->random && k->dialect == SIM_DIALECT_CUDA;
-    /* Each launch gets its own orders, reproducible from SEED and the launch number. */
-    L.seed = sim_mix(c->seed ^ sim_mix(++c->launches));
-    double t0 = sim_now_ms();
-    c->job = &L;
+    c->job = L;
     c->job_kern = k;
-    c->n_blocks = (uint64_t)grid[0] * grid[1] * grid[2];
+    c->n_blocks = blocks;
     atomic_store(&c->next_block, 0);
-    atomic_store(&c->failed, 0);
+    atomic_store(&c->failed_block, UINT64_MAX);
+    k->set_live(1);
     pthread_mutex_lock(&c->mu);
     c->running = c->n_threads;
     c->gen++;
@@ -545,14 +332,37 @@ static int sim_launch(hb_ctx *c, hb_kern *k, const unsigned grid[3], const struc
     while (c->running > 0)
         pthread_cond_wait(&c->done, &c->mu);
     pthread_mutex_unlock(&c->mu);
+    k->set_live(0);
     c->job = NULL;
     c->job_kern = NULL;
+}
+
+static int sim_launch(hb_ctx *c, hb_kern *k, const unsigned grid[3], const struct hb_args *a,
+                      double *device_ms)
+{
+    struct sim_launch L;
+    memset(&L, 0, sizeof L);
+    memset(c->faults, 0, sizeof c->faults);
+    c->faults[0].arg = c->faults[1].arg = -1;
+    int rc = sim_launch_prepare(c, k, grid, a, &L);
+    if (rc != HB_OK)
+        return rc;
+    double t0 = sim_now_ms();
+    sim_run_job(c, &L, k, (uint64_t)grid[0] * grid[1] * grid[2]);
     if (device_ms)
         *device_ms = sim_now_ms() - t0;
-    if (atomic_load(&c->failed)) {
+    sim_launch_faults(c);
+    if (atomic_load(&c->failed_block) != UINT64_MAX) {
         sim_err(c, "launch: %s", c->job_err);
         return HB_ERROR;
     }
+    return HB_OK;
+}
+
+static int sim_faults(hb_ctx *c, struct hb_fault *reads, struct hb_fault *writes)
+{
+    *reads = c->faults[0];
+    *writes = c->faults[1];
     return HB_OK;
 }
 
@@ -574,6 +384,8 @@ static const struct hb_backend sim_backend = {
     .vendor_sgemm = NULL,
     .vendor_name = NULL,
     .copy = sim_copy,
+    .platform = NULL,
+    .faults = sim_faults,
 };
 
 const struct hb_backend *hb_backend_entry(void)

@@ -1,9 +1,8 @@
-/* sim_prelude.h: the device side of CUDA and HIP, for compiling kernel sources unchanged
- * as host C++ for the CPU SIMT emulator (reached through the cuda_runtime.h and
- * hip/hip_runtime.h shims in include/). It models only the features our kernels may use;
- * anything else fails to compile, which the build turns into a clean SKIP. Static
- * __shared__ arrays become thread_local: a worker runs one block at a time, so per worker
- * means per block; the runtime fills them with a junk pattern before each block. */
+/* sim_prelude.h: the device side of CUDA and HIP, for compiling kernel sources unchanged as
+ * host C++ for the CPU SIMT emulator (through the cuda_runtime.h and hip/hip_runtime.h shims
+ * in include/, which run-time builds include implicitly as nvcc and hipcc do). Device code
+ * only, no host API; a missing feature fails to compile and sim_why.c names it. __shared__
+ * becomes thread_local (a worker runs one block at a time), poisoned before each block. */
 #ifndef SIM_PRELUDE_H
 #define SIM_PRELUDE_H
 
@@ -11,34 +10,63 @@
 #error "include cuda_runtime.h or hip/hip_runtime.h, not sim_prelude.h"
 #endif
 
+#include <sys/types.h> /* uint, which nvcc's host headers also offer */
+
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <type_traits>
+#include <utility>
 
 extern "C" {
 #include "sim_abi.h"
 }
 
-/* The runtime checks these after dlopen: mask width of the dialect, and the ABI. */
-extern "C" __attribute__((visibility("default"))) const int sim_kernel_dialect = SIM_DIALECT;
+/* The wave64 port check (SIM_PORT_WAVE64: a CUDA source run at width 64) models the source as
+ * hipify ports it: the _sync intrinsics keep their meaning and drop the mask (HIP's __shfl*,
+ * __ballot, __any, __all, width defaulting to warpSize), warpSize is 64, __ballot_sync and
+ * __activemask return 64-bit masks (a kernel that keeps one in `unsigned` truncates it, as the
+ * port would), __popc and __ffs stay 32-bit, __syncwarp syncs the wavefront, and volatile
+ * accesses keep wavefront lockstep under every schedule, as AMD hardware does. */
+#if SIM_DIALECT == SIM_DIALECT_HIP || defined(SIM_PORT_WAVE64)
+typedef unsigned long long sim_mask_t;
+#define SIM_MASK_BITS SIM_DIALECT_HIP
+#else
+typedef unsigned int sim_mask_t;
+#define SIM_MASK_BITS SIM_DIALECT_CUDA
+#endif
+
+/* The runtime checks these after dlopen: mask width of the build, and the ABI. */
+extern "C" __attribute__((visibility("default"))) const int sim_kernel_dialect = SIM_MASK_BITS;
 extern "C" __attribute__((visibility("default"))) const int sim_kernel_abi = SIM_ABI_VERSION;
 
-/* The runtime calls this on each worker to make the kernel's thread-local block (its static
- * shared memory) exist there, then finds it with dlinfo and poisons it before every block. */
+/* The runtime calls this on each worker to make the kernel's thread-local block (its shared
+ * memory) exist there, then finds it with dlinfo and poisons it before every block. */
 static thread_local char sim_tls_probe;
 extern "C" __attribute__((visibility("default"))) void *sim_kernel_tls_touch(void)
 {
     return &sim_tls_probe;
 }
 
+#if SIM_DIALECT == SIM_DIALECT_HIP
+#define __HIPCC__ 1
+#else
+#define __CUDACC__ 1
+#endif
 #define __global__ __attribute__((visibility("default")))
 #define __device__
 #define __host__
+#define __constant__
+#define __managed__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
-#define __shared__ static thread_local
+#define __align__(n) __attribute__((aligned(n)))
+/* thread_local alone: static at block scope, and `extern __shared__ T s[]` (dynamic shared
+ * memory) stays a declaration, which the backend defines at link time (sim_load.c). */
+#define __shared__ thread_local
 
 typedef struct sim_dim3 dim3;
 typedef struct sim_dim3 uint3;
@@ -56,16 +84,27 @@ static inline __attribute__((always_inline)) sim_lane_pub *sim_self(void)
 }
 
 #define threadIdx (sim_self()->tid)
-#define blockIdx (sim_self()->blk->block_idx)
-#define blockDim (sim_self()->blk->block_dim)
-#define gridDim (sim_self()->blk->grid_dim)
-#define warpSize (sim_self()->blk->width)
+#define blockIdx (sim_self()->blk.block_idx)
+#define blockDim (sim_self()->blk.block_dim)
+#define gridDim (sim_self()->blk.grid_dim)
+#define warpSize (sim_self()->blk.width)
 
-static inline void __syncthreads(void)
+/* Calls into the runtime read its function table, which no kernel range covers: these are
+ * never instrumented. */
+static inline __attribute__((no_sanitize_thread, noinline)) void __syncthreads(void)
 {
     sim_lane_pub *s = sim_self();
     s->rt->barrier(s);
 }
+
+static inline __attribute__((no_sanitize_thread, noinline)) uint64_t sim_coll(int op, uint64_t value,
+                                                                            int arg, int width)
+{
+    sim_lane_pub *s = sim_self();
+    return s->rt->collective(s, op, value, arg, width);
+}
+
+#include "sim_hooks.h"
 
 template <typename T> static inline uint64_t sim_bits(T v)
 {
@@ -83,22 +122,10 @@ template <typename T> static inline T sim_from_bits(uint64_t u)
     return v;
 }
 
-static inline uint64_t sim_coll(int op, uint64_t value, int arg, int width)
-{
-    sim_lane_pub *s = sim_self();
-    return s->rt->collective(s, op, value, arg, width);
-}
-
 template <typename T> static inline T sim_shfl(int op, T var, int arg, int width)
 {
     return sim_from_bits<T>(sim_coll(op, sim_bits(var), arg, width));
 }
-
-#if SIM_DIALECT == SIM_DIALECT_HIP
-typedef unsigned long long sim_mask_t;
-#else
-typedef unsigned int sim_mask_t;
-#endif
 
 /* The _sync forms: the mask's lanes are the ones that arrive; its type is the caller's. */
 template <typename M, typename T> static inline T __shfl_sync(M, T var, int src, int width = warpSize)
@@ -201,104 +228,24 @@ static inline int __ffsll(long long x)
 {
     return __builtin_ffsll(x);
 }
-
-/* Implicit warp-synchronous code (a `volatile` shared-memory tree with no __syncwarp) is
- * right on GPUs only because a warp's lanes run in lockstep. Kernels are compiled with GCC's
- * ThreadSanitizer instrumentation but no TSan runtime: these definitions stand in for it.
- * Each volatile access becomes a warp sync point, so a warp's lanes make their volatile
- * accesses in lockstep, as on hardware (the runtime drops that lockstep for CUDA under the
- * random schedule, as Volta's independent thread scheduling may); other accesses are no-ops. */
-#if defined(__SANITIZE_THREAD__)
-#define SIM_NO_TSAN __attribute__((no_sanitize_thread, noinline))
-#define SIM_HOOK SIM_NO_TSAN __attribute__((visibility("hidden")))
-#define SIM_TSAN_PLAIN(kind, n) extern "C" SIM_HOOK void __tsan_##kind##n(void *) {}
-#define SIM_TSAN_VOLATILE(kind, n)                                                         \
-    extern "C" SIM_HOOK void __tsan_volatile_##kind##n(void *)                             \
-    {                                                                                        \
-        sim_coll(SIM_OP_VOLATILE, 0, 0, 0);                                                  \
-    }
-#define SIM_TSAN_SIZES(m, kind) m(kind, 1) m(kind, 2) m(kind, 4) m(kind, 8) m(kind, 16)
-SIM_TSAN_SIZES(SIM_TSAN_PLAIN, read)
-SIM_TSAN_SIZES(SIM_TSAN_PLAIN, write)
-SIM_TSAN_SIZES(SIM_TSAN_PLAIN, unaligned_read)
-SIM_TSAN_SIZES(SIM_TSAN_PLAIN, unaligned_write)
-SIM_TSAN_SIZES(SIM_TSAN_VOLATILE, read)
-SIM_TSAN_SIZES(SIM_TSAN_VOLATILE, write)
-extern "C" SIM_HOOK void __tsan_init(void) {}
-extern "C" SIM_HOOK void __tsan_read_range(void *, unsigned long) {}
-extern "C" SIM_HOOK void __tsan_write_range(void *, unsigned long) {}
-#else
-#define SIM_NO_TSAN __attribute__((noinline))
-#endif
-
-/* Blocks run on several workers, so global atomics must be real ones (and out of reach
- * of the instrumentation above, which would otherwise want TSan's atomic hooks). */
-SIM_NO_TSAN static inline float sim_atomic_add_f32(float *p, float v)
+static inline int __clz(int x)
 {
-    uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED), upd;
-    do {
-        float f;
-        std::memcpy(&f, &old, sizeof f);
-        f += v;
-        std::memcpy(&upd, &f, sizeof f);
-    } while (!__atomic_compare_exchange_n((uint32_t *)p, &old, upd, 1, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED));
-    float f;
-    std::memcpy(&f, &old, sizeof f);
-    return f;
+    return x ? __builtin_clz((unsigned)x) : 32;
 }
-SIM_NO_TSAN static inline int sim_atomic_add_i32(int *p, int v)
+static inline int __clzll(long long x)
 {
-    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    return x ? __builtin_clzll((unsigned long long)x) : 64;
 }
-SIM_NO_TSAN static inline unsigned sim_atomic_add_u32(unsigned *p, unsigned v)
+static inline unsigned __brev(unsigned x)
 {
-    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
-static inline float atomicAdd(float *p, float v)
-{
-    return sim_atomic_add_f32(p, v);
-}
-static inline int atomicAdd(int *p, int v)
-{
-    return sim_atomic_add_i32(p, v);
-}
-static inline unsigned atomicAdd(unsigned *p, unsigned v)
-{
-    return sim_atomic_add_u32(p, v);
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    return __builtin_bswap32(x);
 }
 
-/* CUDA's float intrinsics, the fast ones computed exactly (their tolerances allow it).
- * __expf and __logf are not offered: glibc's math.h already owns those names. */
-static inline float rsqrtf(float x)
-{
-    return 1.0f / std::sqrt(x);
-}
-static inline float __fdividef(float a, float b)
-{
-    return a / b;
-}
-static inline float __fmaf_rn(float a, float b, float c)
-{
-    return std::fma(a, b, c);
-}
-static inline float __saturatef(float x)
-{
-    return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
-}
-
-/* CUDA's min/max accept mixed operand types and use the usual arithmetic conversions. */
-template <typename A, typename B>
-static inline typename std::common_type<A, B>::type min(A a, B b)
-{
-    typedef typename std::common_type<A, B>::type C;
-    return (C)b < (C)a ? (C)b : (C)a;
-}
-template <typename A, typename B>
-static inline typename std::common_type<A, B>::type max(A a, B b)
-{
-    typedef typename std::common_type<A, B>::type C;
-    return (C)a < (C)b ? (C)b : (C)a;
-}
+#include "sim_atomic.h"
+#include "sim_math.h"
+#include "sim_vec.h"
 
 #endif

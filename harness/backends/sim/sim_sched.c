@@ -1,9 +1,9 @@
 /* sim_sched.c: the emulator's core. A block's threads are contexts on small stacks of one
- * OS thread, switched only at sync points: __syncthreads, warp collectives and volatile
- * accesses (own x86-64 switch; ucontext elsewhere or with -DSIM_UCONTEXT). A warp collective
- * completes once every lane of its warp has stopped; lanes stopped elsewhere are inactive
- * in it. Random schedule: shuffled lanes, drifting warps, (CUDA) no volatile lockstep. */
-#include "sim_sched.h"
+ * OS thread, switched only at sync points: __syncthreads, warp collectives (sim_warp.c) and
+ * volatile accesses (own x86-64 switch; ucontext elsewhere or with -DSIM_UCONTEXT). Random
+ * schedule: shuffled lanes, drifting warps, (CUDA) no volatile lockstep. Accesses outside the
+ * launch's ranges land in sim_fault; it decides no verdict. */
+#include "sim_lanes.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,71 +12,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#if !defined(__x86_64__) || defined(SIM_UCONTEXT)
-#define SIM_USE_UCONTEXT 1
-#include <ucontext.h>
-#endif
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SIM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SIM_ASAN 1
-#endif
-#endif
-#ifdef SIM_ASAN
-#include <sanitizer/common_interface_defs.h>
-#endif
-
-enum { SIM_RUN, SIM_AT_BARRIER, SIM_AT_COLL, SIM_EXITED };
-
-/* Scheduler-side state of a lane, packed apart from the regions so a pass stays in cache. */
-struct sim_slot {
-    int state, op, arg, width;
-    uint64_t val, res;
-#ifdef SIM_USE_UCONTEXT
-    ucontext_t uc;
-#else
-    void *sp;
-#endif
-#ifdef SIM_ASAN
-    void *fake_stack;
-#endif
-};
-
-/* Lane descriptor near the base of its region (SIM_DESC_AT); the kernel sees only `pub`. */
-struct sim_lane {
-    struct sim_lane_pub pub;
-    struct sim_worker *w;
-    struct sim_slot *slot;
-};
-_Static_assert(sizeof(struct sim_lane) <= 64, "a lane descriptor must fit one colour step");
-
-struct sim_worker {
-#ifdef SIM_USE_UCONTEXT
-    ucontext_t sched_uc;
-#else
-    void *sched_sp;
-#endif
-#ifdef SIM_ASAN
-    void *fake_stack;
-    const void *sched_bottom;
-    size_t sched_size;
-#endif
-    char *regions;
-    size_t n_regions, page;
-    struct sim_slot *slots;
-    uint32_t *order;
-    struct sim_block_info info;
-    const struct sim_launch *launch;
-    uint32_t n;
-    uint64_t rng;
-};
-
 static void sim_barrier(struct sim_lane_pub *self);
 static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value, int arg,
                                int width);
-static const struct sim_rt sim_rt_table = {sim_barrier, sim_collective};
+static void sim_fault(struct sim_lane_pub *self, uintptr_t addr, unsigned size, int flags);
+static const struct sim_rt sim_rt_table = {sim_barrier, sim_collective, sim_fault};
 
 static char *sim_region(struct sim_worker *w, uint32_t i)
 {
@@ -182,58 +122,26 @@ static void sim_yield(struct sim_lane *l)
 #endif
 }
 
-/* Calls the entry with its ABI: pointers then int32s. One case per arity, so the call
- * passes exactly the kernel's parameters (its pointer types differ only in constness and
- * pointee, which the calling convention does not see). */
-static void sim_call_kernel(const struct sim_call *c)
-{
-    void *const *b = c->bufs;
-    const int32_t *i = c->ints;
-#define P void *
-#define I int32_t
-    switch (c->n_bufs * 10 + c->n_ints) {
-    case 10: ((void (*)(P))c->fn)(b[0]); break;
-    case 11: ((void (*)(P, I))c->fn)(b[0], i[0]); break;
-    case 12: ((void (*)(P, I, I))c->fn)(b[0], i[0], i[1]); break;
-    case 13: ((void (*)(P, I, I, I))c->fn)(b[0], i[0], i[1], i[2]); break;
-    case 14: ((void (*)(P, I, I, I, I))c->fn)(b[0], i[0], i[1], i[2], i[3]); break;
-    case 20: ((void (*)(P, P))c->fn)(b[0], b[1]); break;
-    case 21: ((void (*)(P, P, I))c->fn)(b[0], b[1], i[0]); break;
-    case 22: ((void (*)(P, P, I, I))c->fn)(b[0], b[1], i[0], i[1]); break;
-    case 23: ((void (*)(P, P, I, I, I))c->fn)(b[0], b[1], i[0], i[1], i[2]); break;
-    case 24: ((void (*)(P, P, I, I, I, I))c->fn)(b[0], b[1], i[0], i[1], i[2], i[3]); break;
-    case 30: ((void (*)(P, P, P))c->fn)(b[0], b[1], b[2]); break;
-    case 31: ((void (*)(P, P, P, I))c->fn)(b[0], b[1], b[2], i[0]); break;
-    case 32: ((void (*)(P, P, P, I, I))c->fn)(b[0], b[1], b[2], i[0], i[1]); break;
-    case 33: ((void (*)(P, P, P, I, I, I))c->fn)(b[0], b[1], b[2], i[0], i[1], i[2]); break;
-    case 34: ((void (*)(P, P, P, I, I, I, I))c->fn)(b[0], b[1], b[2], i[0], i[1], i[2], i[3]); break;
-    case 36: /* sgemm_strided: M, N, K, lda, ldb, ldc */
-        ((void (*)(P, P, P, I, I, I, I, I, I))c->fn)(b[0], b[1], b[2], i[0], i[1], i[2], i[3], i[4], i[5]);
-        break;
-    case 40: ((void (*)(P, P, P, P))c->fn)(b[0], b[1], b[2], b[3]); break;
-    case 41: ((void (*)(P, P, P, P, I))c->fn)(b[0], b[1], b[2], b[3], i[0]); break;
-    case 42: ((void (*)(P, P, P, P, I, I))c->fn)(b[0], b[1], b[2], b[3], i[0], i[1]); break;
-    case 43: ((void (*)(P, P, P, P, I, I, I))c->fn)(b[0], b[1], b[2], b[3], i[0], i[1], i[2]); break;
-    case 44: ((void (*)(P, P, P, P, I, I, I, I))c->fn)(b[0], b[1], b[2], b[3], i[0], i[1], i[2], i[3]); break;
-    default: break; /* sim_backend.c refuses other arities before launching */
-    }
-#undef P
-#undef I
-}
-
-void sim_fiber_main(struct sim_lane *l)
+/* Leaves the lane for good: an exited lane is never resumed. */
+static void sim_lane_exit(struct sim_lane *l) __attribute__((noreturn));
+static void sim_lane_exit(struct sim_lane *l)
 {
     struct sim_worker *w = l->w;
-#ifdef SIM_ASAN
-    __sanitizer_finish_switch_fiber(NULL, &w->sched_bottom, &w->sched_size);
-#endif
-    sim_call_kernel(&w->launch->call);
     l->slot->state = SIM_EXITED;
 #ifdef SIM_ASAN
     __sanitizer_start_switch_fiber(NULL, w->sched_bottom, w->sched_size); /* frees our fake stack */
 #endif
     SIM_SWITCH_TO_SCHED(w, l->slot);
-    __builtin_unreachable(); /* an exited lane is never resumed */
+    __builtin_unreachable();
+}
+
+void sim_fiber_main(struct sim_lane *l)
+{
+#ifdef SIM_ASAN
+    __sanitizer_finish_switch_fiber(NULL, &l->w->sched_bottom, &l->w->sched_size);
+#endif
+    sim_call_kernel(&l->w->launch->call);
+    sim_lane_exit(l);
 }
 
 /* ---- sync points, called from kernel code on the lane's stack ---- */
@@ -263,110 +171,50 @@ static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value
     return s->res;
 }
 
+/* An access outside the launch's ranges (sim_abi.h): counted, the first of each kind kept
+ * with its thread. A misaligned access, or one outside all memory the emulator owns, stops
+ * the block here, before it happens: on a GPU both end the launch with an error, and on the
+ * host the access could corrupt the emulator itself. */
+static void sim_fault(struct sim_lane_pub *self, uintptr_t a, unsigned n, int flags)
+{
+    struct sim_lane *l = (struct sim_lane *)self;
+    struct sim_worker *w = l->w;
+    int write = (flags & SIM_ACC_WRITE) != 0;
+    int misaligned = (flags & SIM_ACC_ALIGNED) && (a & (n - 1));
+    int arg = -1, owned = 0;
+    long long off = 0;
+    int inside = misaligned && sim_check_inside(self, a, n);
+    owned = sim_check_attribute(w->launch, a, n, &arg, &off);
+    if (!inside) {
+        struct sim_fault_rec *r = &w->faults[write];
+        if (r->count++ == 0) {
+            r->block = w->linear;
+            r->arg = arg;
+            r->offset = off;
+            r->block_idx = w->info.block_idx;
+            r->tid = self->tid;
+        }
+    }
+    if (!misaligned && owned)
+        return;
+    char where[128];
+    sim_check_where(arg, off, a, where, sizeof where);
+    snprintf(w->stop, sizeof w->stop,
+             "%s %u-byte %s at %s by thread (%u,%u,%u) of block (%u,%u,%u)%s",
+             misaligned ? "misaligned" : "illegal", n, write ? "write" : "read", where,
+             self->tid.x, self->tid.y, self->tid.z, w->info.block_idx.x, w->info.block_idx.y,
+             w->info.block_idx.z, misaligned ? "" : ", outside every buffer");
+    /* A null pointer cannot corrupt anything: its access goes ahead and kills the process
+     * (a crash, which the core contains), named first on stderr. */
+    if (!misaligned && a < w->page) {
+        fprintf(stderr, "sim: %s: a null pointer, the process dies on it\n", w->stop);
+        return;
+    }
+    w->stopped = 1;
+    sim_lane_exit(l);
+}
+
 /* ---- scheduling ---- */
-
-static uint32_t sim_rand_below(struct sim_worker *w, uint32_t n)
-{
-    w->rng = sim_mix(w->rng);
-    return (uint32_t)((w->rng >> 32) * n >> 32);
-}
-
-/* Lanes of warp g waiting at a collective; 0 while any lane of it can still run. */
-static uint32_t sim_warp_waiting(struct sim_worker *w, uint32_t g)
-{
-    uint32_t W = (uint32_t)w->info.width, base = g * W, waiting = 0;
-    uint32_t cnt = w->n - base < W ? w->n - base : W;
-    for (uint32_t j = 0; j < cnt; j++) {
-        int st = w->slots[base + j].state;
-        if (st == SIM_RUN)
-            return 0;
-        waiting += st == SIM_AT_COLL;
-    }
-    return waiting;
-}
-
-/* Completes one collective of warp `warp` if its lanes have all stopped. Lanes waiting at
- * a different kind of collective stay waiting (inactive here) for a later round. */
-static int sim_resolve_warp(struct sim_worker *w, uint32_t warp)
-{
-    uint32_t W = (uint32_t)w->info.width, base = warp * W;
-    uint32_t cnt = w->n - base < W ? w->n - base : W;
-    struct sim_slot *s = w->slots + base;
-    uint32_t waiting = sim_warp_waiting(w, warp), pick = 0;
-    if (!waiting)
-        return 0;
-    uint32_t k = w->launch->random ? sim_rand_below(w, waiting) : 0;
-    for (uint32_t j = 0; j < cnt; j++)
-        if (s[j].state == SIM_AT_COLL && k-- == 0) {
-            pick = j;
-            break;
-        }
-    int op = s[pick].op;
-    uint64_t active = 0, ballot = 0;
-    for (uint32_t j = 0; j < cnt; j++)
-        if (s[j].state == SIM_AT_COLL && s[j].op == op) {
-            active |= 1ull << j;
-            ballot |= (uint64_t)(s[j].val != 0) << j;
-        }
-    for (uint32_t j = 0; j < cnt; j++) {
-        if (!(active >> j & 1))
-            continue;
-        /* Sub-warp width: a power of two up to the warp width, else the whole warp. */
-        uint32_t sw = (uint32_t)s[j].width;
-        if (sw == 0 || sw > W || (sw & (sw - 1)))
-            sw = W;
-        uint32_t seg = j & ~(sw - 1), src = j;
-        uint32_t a = (uint32_t)s[j].arg;
-        switch (op) {
-        case SIM_OP_SHFL_IDX: src = seg + (a & (sw - 1)); break;
-        case SIM_OP_SHFL_UP: src = (j - seg) >= a ? j - a : j; break;
-        case SIM_OP_SHFL_DOWN: src = (j - seg) + (uint64_t)a < sw ? j + a : j; break;
-        case SIM_OP_SHFL_XOR: src = (j ^ a) < seg + sw ? (j ^ a) : j; break;
-        default: break;
-        }
-        switch (op) {
-        case SIM_OP_SHFL_IDX:
-        case SIM_OP_SHFL_UP:
-        case SIM_OP_SHFL_DOWN:
-        case SIM_OP_SHFL_XOR:
-            /* An inactive or missing source lane yields the caller's own value. */
-            s[j].res = src < cnt && (active >> src & 1) ? s[src].val : s[j].val;
-            break;
-        case SIM_OP_BALLOT: s[j].res = ballot; break;
-        case SIM_OP_ANY: s[j].res = ballot != 0; break;
-        case SIM_OP_ALL: s[j].res = ballot == active; break;
-        default: s[j].res = active; break; /* syncwarp, activemask, volatile access */
-        }
-    }
-    for (uint32_t j = 0; j < cnt; j++)
-        if (active >> j & 1)
-            s[j].state = SIM_RUN;
-    return 1;
-}
-
-/* Completes one pending collective in every stopped warp (lockstep) or in a random
- * non-empty subset of them (random). Returns whether any completed. */
-static int sim_resolve_warps(struct sim_worker *w, uint32_t n_warps)
-{
-    int resolved = 0;
-    if (!w->launch->random) {
-        for (uint32_t g = 0; g < n_warps; g++)
-            resolved |= sim_resolve_warp(w, g);
-        return resolved;
-    }
-    uint32_t pending = 0;
-    for (uint32_t g = 0; g < n_warps; g++)
-        if (sim_warp_waiting(w, g))
-            w->order[pending++] = g; /* the pass is over: order[] is free for reuse */
-    if (!pending)
-        return 0;
-    for (uint32_t k = 0; k < pending; k++)
-        if (sim_rand_below(w, 2))
-            resolved |= sim_resolve_warp(w, w->order[k]);
-    if (!resolved)
-        resolved = sim_resolve_warp(w, w->order[sim_rand_below(w, pending)]);
-    return resolved;
-}
 
 static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_t errlen)
 {
@@ -425,6 +273,21 @@ struct sim_worker *sim_worker_new(char *err, size_t errlen)
     return w;
 }
 
+void sim_worker_set_shared(struct sim_worker *w, uintptr_t lo, uintptr_t hi)
+{
+    w->shared = (struct sim_range){lo, hi};
+}
+
+void sim_worker_reset_faults(struct sim_worker *w)
+{
+    memset(w->faults, 0, sizeof w->faults);
+}
+
+const struct sim_fault_rec *sim_worker_faults(const struct sim_worker *w, int write)
+{
+    return &w->faults[write != 0];
+}
+
 void sim_worker_free(struct sim_worker *w)
 {
     if (!w)
@@ -444,6 +307,8 @@ int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t lin
         return -1;
     w->launch = L;
     w->n = n;
+    w->linear = linear;
+    w->stopped = 0;
     w->info.block_dim = L->block;
     w->info.grid_dim = L->grid;
     w->info.width = L->width;
@@ -454,7 +319,9 @@ int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t lin
     for (uint32_t i = 0; i < n; i++) {
         struct sim_lane *l = sim_lane_at(w, i);
         l->pub.rt = &sim_rt_table;
-        l->pub.blk = &w->info;
+        l->pub.bounds = &L->bounds;
+        l->pub.shared = w->shared;
+        l->pub.blk = w->info;
         l->pub.tid.x = i % L->block.x;
         l->pub.tid.y = i / L->block.x % L->block.y;
         l->pub.tid.z = i / (L->block.x * L->block.y);
@@ -483,6 +350,10 @@ int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t lin
             do
                 sim_enter_lane(w, w->order[k]);
             while (w->slots[w->order[k]].state == SIM_RUN && sim_rand_below(w, 2));
+            if (w->stopped) {
+                snprintf(err, errlen, "%s", w->stop);
+                return -1;
+            }
             yielded += w->slots[w->order[k]].state == SIM_RUN;
         }
         /* Complete the collectives of warps that have stopped, and the barrier only once

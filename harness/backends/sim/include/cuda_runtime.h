@@ -1,7 +1,10 @@
 /* cuda_runtime.h (emulator shim): selects the CUDA dialect (32-bit lane masks) of the
- * CPU SIMT emulator's device prelude. Not the CUDA runtime: no host API is offered. */
+ * CPU SIMT emulator's device prelude, unless a HIP header came first. Not the CUDA runtime:
+ * no host API is offered. Run-time builds include it implicitly, as nvcc does. */
 #ifndef SIM_SHIM_CUDA_RUNTIME_H
 #define SIM_SHIM_CUDA_RUNTIME_H
+#ifndef SIM_DIALECT
 #define SIM_DIALECT SIM_DIALECT_CUDA
+#endif
 #include "../sim_prelude.h"
 #endif

@@ -1,0 +1,202 @@
+/* sim_build.c: run-time builds of kernel sources for the emulator into the per-user cache
+ * (rtc.h), as nvcc and hipcc would build users' sources: runtime header included, no -Werror,
+ * the entry wrapped (sim_wrap.cc) for C++ names, templates and declared parameters, and
+ * `extern __shared__` arrays defined at link time as dynamic shared memory. A failed build
+ * gets its unmodelled feature named (sim_why.c). No dlopen here. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rtc.h"
+#include "sim_build.h"
+
+#define SIM_MAX_WORDS 80
+
+/* The compile command of f, output last (its placeholder at *out_at). */
+static int sim_compile_argv(const struct sim_flavour *f, char *words, size_t wlen, char **argv,
+                            char *entry_def, size_t elen, int *out_at)
+{
+    int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS, words, wlen, argv, SIM_MAX_WORDS - 18);
+    if (n < 0)
+        return -1;
+    if (!f->user)
+        argv[n++] = SIM_KERNEL_WERROR;
+    argv[n++] = "-include";
+    argv[n++] = strcmp(f->s->lang, "hip") == 0 ? SIM_INCLUDE_DIR "/hip/hip_runtime.h"
+                                                : SIM_INCLUDE_DIR "/cuda_runtime.h";
+    if (f->port)
+        argv[n++] = "-DSIM_PORT_WAVE64";
+    if (f->wrapped) {
+        snprintf(entry_def, elen, "-DSIM_ENTRY=%s", f->s->entry);
+        argv[n++] = entry_def;
+        argv[n++] = "-include";
+        argv[n++] = (char *)f->s->source_path;
+        argv[n++] = SIM_WRAP_SRC;
+    } else {
+        argv[n++] = (char *)f->s->source_path;
+    }
+    argv[n++] = "-c";
+    argv[n++] = "-o";
+    *out_at = n;
+    argv[n++] = NULL; /* the object, filled in by the caller, who may add 4 words after it */
+    argv[n] = NULL;
+    return n;
+}
+
+void sim_build_tool(const struct sim_flavour *f, char *out, size_t len)
+{
+    char words[4096], entry[1200], *argv[SIM_MAX_WORDS];
+    int at = 0;
+    size_t used = 0;
+    out[0] = '\0';
+    if (sim_compile_argv(f, words, sizeof words, argv, entry, sizeof entry, &at) < 0)
+        at = 0;
+    for (int i = 0; i < at - 2 && used < len; i++) /* up to "-c -o OBJECT" */
+        used += (size_t)snprintf(out + used, len - used, "%s%s", used ? " " : "", argv[i]);
+}
+
+/* The link: the object, the dynamic shared memory's definitions if any, the product. */
+static int sim_link(const char *obj, const char *defs, const char *tmp, const char *log, char *err,
+                    size_t errlen)
+{
+    char words[1024], *argv[24];
+    int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_LINK, words, sizeof words, argv, 18);
+    if (n < 0) {
+        snprintf(err, errlen, "too many link flags");
+        return -1;
+    }
+    argv[n++] = (char *)obj;
+    if (defs)
+        argv[n++] = (char *)defs;
+    argv[n++] = "-o";
+    argv[n++] = (char *)tmp;
+    argv[n] = NULL;
+    return rtc_run(argv, log, err, errlen);
+}
+
+/* Defines the object's `extern __shared__` arrays (its undefined thread-local symbols) as
+ * one block of shared_bytes, all names at its start: CUDA gives every such array the same
+ * address, the start of the block's dynamic shared memory. 0 none, 1 written, -1 error. */
+static int sim_dynamic_shared(const struct sim_flavour *f, const char *obj, const char *defs,
+                              char *err, size_t errlen)
+{
+    char names[4096];
+    int n = sim_elf_tls_undefined(obj, names, sizeof names, err, errlen);
+    if (n <= 0)
+        return n;
+    if (f->s->shared_bytes == 0) {
+        snprintf(err, errlen, "%s declares dynamic shared memory (extern __shared__ %.200s): give "
+                 "its bytes per block with shared_bytes = N in the manifest", f->s->name, names[0] ? names : "?");
+        return -1;
+    }
+    FILE *out = fopen(defs, "w");
+    if (!out) {
+        snprintf(err, errlen, "%.900s: %s", defs, strerror(errno));
+        return -1;
+    }
+    fprintf(out, "\t.section .tbss,\"awT\",@nobits\n\t.balign 64\n");
+    for (const char *p = names; n-- > 0; p += strlen(p) + 1)
+        fprintf(out, "\t.globl %s\n\t.hidden %s\n\t.type %s, @object\n%s:\n", p, p, p, p);
+    fprintf(out, "\t.zero %u\n", f->s->shared_bytes);
+    if (fclose(out) != 0) {
+        snprintf(err, errlen, "%.900s: %s", defs, strerror(errno));
+        return -1;
+    }
+    return 1;
+}
+
+/* The temporaries of one build, all made by rtc_temp next to the product. */
+struct sim_temps {
+    char obj[4200], defs[4200], tmp[4200], log[4200], deps[4200];
+};
+
+/* Compile, define dynamic shared memory, link, rename into place. Returns as rtc_run, or 2
+ * when the kernel's dynamic shared memory has no size (err says so). */
+static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_temps *t, char *err,
+                     size_t errlen)
+{
+    char words[4096], entry[1200], *argv[SIM_MAX_WORDS];
+    int at, n = sim_compile_argv(f, words, sizeof words, argv, entry, sizeof entry, &at);
+    if (n < 0) {
+        snprintf(err, errlen, "too many compiler flags");
+        return -1;
+    }
+    if (rtc_temp(path, ".o", t->obj, sizeof t->obj, err, errlen) != 0 ||
+        rtc_temp(path, ".s", t->defs, sizeof t->defs, err, errlen) != 0 ||
+        rtc_temp(path, ".so", t->tmp, sizeof t->tmp, err, errlen) != 0 ||
+        rtc_temp(path, ".d", t->deps, sizeof t->deps, err, errlen) != 0)
+        return -1;
+    argv[at] = t->obj;
+    /* The files the compile reads, so an edited header rebuilds it (rtc_deps_save). */
+    argv[at + 1] = "-MMD", argv[at + 2] = "-MF", argv[at + 3] = t->deps, argv[at + 4] = NULL;
+    int rc = rtc_run(argv, t->log, err, errlen);
+    if (rc != 0)
+        return rc;
+    int defs = sim_dynamic_shared(f, t->obj, t->defs, err, errlen);
+    if (defs < 0)
+        return 2;
+    /* Two steps like make: linking with -fsanitize=thread would pull in TSan's runtime. */
+    rc = sim_link(t->obj, defs ? t->defs : NULL, t->tmp, t->log, err, errlen);
+    if (rc == 0 && rtc_deps_save(path, t->deps, err, errlen) != 0)
+        rc = -1;
+    if (rc == 0 && rename(t->tmp, path) != 0) {
+        snprintf(err, errlen, "rename(%.300s): %s", t->tmp, strerror(errno));
+        rc = -1;
+    }
+    return rc;
+}
+
+/* The cache key: everything that decides the product besides the source itself. */
+static void sim_key(const struct sim_flavour *f, char *key, size_t len)
+{
+    char tool[6000];
+    sim_build_tool(f, tool, sizeof tool);
+    snprintf(key, len, "%s | link %s | shared %u | gcc %s", tool, SIM_KERNEL_LINK,
+             f->s->shared_bytes, __VERSION__);
+}
+
+int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log,
+              size_t loglen)
+{
+    char key[8192], err[1024];
+    log[0] = '\0';
+    sim_key(f, key, sizeof key);
+    int have = rtc_cache_path(f->s, "sim", key, ".so", path, len, err, sizeof err);
+    if (have != 0) {
+        if (have < 0)
+            sim_err(c, "%s", err);
+        return have < 0 ? HB_ERROR : HB_OK;
+    }
+    struct sim_temps t;
+    memset(&t, 0, sizeof t);
+    int rc = rtc_temp(path, ".log", t.log, sizeof t.log, err, sizeof err) == 0
+                 ? sim_steps(f, path, &t, err, sizeof err) : -1;
+    const char *temps[] = {t.obj, t.defs, t.tmp, t.deps};
+    for (size_t i = 0; i < sizeof temps / sizeof temps[0]; i++)
+        if (temps[i][0])
+            unlink(temps[i]);
+    if (rc == 2) {
+        sim_err(c, "%s", err);
+        return HB_ERROR;
+    }
+    if (rc > 0) {
+        char why[1024];
+        sim_why(f, t.log, err, why, sizeof why);
+        sim_err(c, "%s", why);
+        return f->user ? HB_ERROR : HB_UNSUPPORTED;
+    }
+    if (rc < 0) {
+        if (t.log[0])
+            unlink(t.log);
+        sim_err(c, "run-time compile of %s: %s", f->s->source_path, err);
+        return HB_ERROR;
+    }
+    /* Users' warnings are not fatal, but stay readable next to the product. */
+    if (access(t.log, F_OK) == 0 && sim_file_size(t.log) > 0)
+        snprintf(log, loglen, "%s", t.log);
+    else
+        unlink(t.log);
+    return HB_OK;
+}

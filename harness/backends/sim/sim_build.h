@@ -1,0 +1,33 @@
+/* sim_build.h: building kernel sources for the emulator at run time (sim_build.c), reading
+ * what a build produced (sim_elf.c) and naming what a failed one lacks (sim_why.c). The
+ * compiler, flags and paths come from backend.mk as SIM_KERNEL_* and SIM_* definitions. */
+#ifndef SIM_BUILD_H
+#define SIM_BUILD_H
+
+#include "sim_internal.h"
+
+/* What is built from a source. */
+struct sim_flavour {
+    const struct hb_kernel_spec *s;
+    int user;    /* a user's source: no -Werror, and a build failure is an error, not a skip */
+    int wrapped; /* compiled around sim_wrap.cc: C++ names, templates, declared parameters */
+    int port;    /* a CUDA source built for the wave64 port check (sim_prelude.h) */
+};
+
+/* Builds f into the run-time cache unless it is there; path receives the .so, log the kept
+ * log of a build that warned (else ""). HB_OK, or a status with the message in c->err. */
+int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log,
+              size_t loglen);
+/* The compiler and flags that build f, for the report's account of the binary. */
+void sim_build_tool(const struct sim_flavour *f, char *out, size_t len);
+
+/* The undefined thread-local symbols of an ELF object (its `extern __shared__` arrays), as
+ * consecutive NUL-terminated names. Their count, or -1 with err. */
+int sim_elf_tls_undefined(const char *obj, char *names, size_t cap, char *err, size_t errlen);
+
+/* The message for a failed build: the feature the emulator does not model when the log
+ * shows one, else "does not build", with the first error line and the log's path. */
+void sim_why(const struct sim_flavour *f, const char *log, const char *first, char *out, size_t len);
+long long sim_file_size(const char *path);
+
+#endif

@@ -1,0 +1,99 @@
+/* sim_elf.c: finds a compiled kernel object's undefined thread-local symbols, which are its
+ * `extern __shared__` declarations (the prelude makes __shared__ thread_local), so the link
+ * can define them as dynamic shared memory. Reads one native 64-bit ELF object, checking every
+ * offset against its size; it does not interpret anything else. */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_build.h"
+
+#define SIM_MAX_OBJECT (512u << 20)
+
+static int sim_elf_read(const char *path, unsigned char **data, size_t *size, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    *data = n > 0 && (unsigned long)n <= SIM_MAX_OBJECT ? malloc((size_t)n) : NULL;
+    if (!f || !*data || fseek(f, 0, SEEK_SET) != 0 || fread(*data, 1, (size_t)n, f) != (size_t)n) {
+        snprintf(err, errlen, "reading %s: %s", path, f ? "short or too large" : strerror(errno));
+        free(*data);
+        *data = NULL;
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return 0;
+}
+
+/* Names as the assembler will see them again: mangled C++ names use only these. */
+static int sim_elf_plain(const char *name)
+{
+    if (!*name)
+        return 0;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '.' || *p == '$'))
+            return 0;
+    return 1;
+}
+
+static int sim_elf_scan(const unsigned char *d, size_t size, char *names, size_t cap, char *err,
+                        size_t errlen)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)d;
+    if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+        eh->e_shoff > size || (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum) {
+        snprintf(err, errlen, "not a 64-bit ELF object");
+        return -1;
+    }
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(d + eh->e_shoff);
+    size_t used = 0;
+    int count = 0;
+    for (int i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
+            continue;
+        const Elf64_Shdr *st = &sh[sh[i].sh_link];
+        if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
+            st->sh_offset > size || st->sh_size > size - st->sh_offset || st->sh_size == 0 ||
+            d[st->sh_offset + st->sh_size - 1] != '\0') {
+            snprintf(err, errlen, "malformed symbol table");
+            return -1;
+        }
+        const Elf64_Sym *sym = (const Elf64_Sym *)(d + sh[i].sh_offset);
+        const char *str = (const char *)(d + st->sh_offset);
+        for (size_t k = 0; k < sh[i].sh_size / sizeof *sym; k++) {
+            if (sym[k].st_shndx != SHN_UNDEF || ELF64_ST_TYPE(sym[k].st_info) != STT_TLS ||
+                sym[k].st_name >= st->sh_size)
+                continue;
+            const char *name = str + sym[k].st_name;
+            size_t n = strlen(name) + 1;
+            if (!sim_elf_plain(name) || n > cap - used) {
+                snprintf(err, errlen, "thread-local symbol %.200s: unexpected name or too many", name);
+                return -1;
+            }
+            memcpy(names + used, name, n);
+            used += n;
+            count++;
+        }
+    }
+    return count;
+}
+
+int sim_elf_tls_undefined(const char *obj, char *names, size_t cap, char *err, size_t errlen)
+{
+    unsigned char *d;
+    size_t size;
+    if (sim_elf_read(obj, &d, &size, err, errlen) != 0)
+        return -1;
+    int n = sim_elf_scan(d, size, names, cap, err, errlen);
+    free(d);
+    return n;
+}

@@ -1,0 +1,95 @@
+/* sim_hooks.h (part of sim_prelude.h): exact access checking. Kernels are compiled with GCC's
+ * ThreadSanitizer instrumentation and no TSan runtime, so every plain load and store of kernel
+ * code calls a __tsan_* hook below: it passes the lane's own stack, the block's shared memory
+ * and the launch's ranges, and reports anything else to the runtime (sim_sched.c). Volatile
+ * accesses are also warp sync points. Registers, libc and inline assembly are not seen. */
+#ifndef SIM_HOOKS_H
+#define SIM_HOOKS_H
+
+#define SIM_NO_TSAN __attribute__((no_sanitize_thread, noinline))
+
+/* Off outside launches: constructors run by dlopen are not on a lane's stack. */
+static int sim_live;
+extern "C" __attribute__((visibility("default"))) SIM_NO_TSAN void sim_kernel_set_live(int on)
+{
+    sim_live = on;
+}
+
+static inline __attribute__((always_inline, no_sanitize_thread)) uintptr_t sim_sp(void)
+{
+    uintptr_t sp;
+#if defined(__x86_64__)
+    __asm__("mov %%rsp, %0" : "=r"(sp));
+#else
+    sp = (uintptr_t)__builtin_frame_address(0);
+#endif
+    return sp;
+}
+
+/* The hot path: a handful of compares, shared memory first (tiled kernels' inner loops), then
+ * the lane's own stack (locals kept in memory), then the launch's ranges. */
+static inline __attribute__((always_inline, no_sanitize_thread)) void
+sim_check(uintptr_t a, unsigned n, int flags)
+{
+    if (__builtin_expect(!sim_live, 0))
+        return;
+    uintptr_t sp = sim_sp();
+    sim_lane_pub *s = (sim_lane_pub *)SIM_DESC_AT(sp & ~(uintptr_t)(SIM_REGION_BYTES - 1));
+    if (__builtin_expect(!((flags & SIM_ACC_ALIGNED) && (a & (n - 1))), 1)) {
+        if (a >= s->shared.lo && a + n <= s->shared.hi)
+            return;
+        if (((a ^ sp) | ((a + n - 1) ^ sp)) < SIM_REGION_BYTES)
+            return;
+        const sim_bounds *b = s->bounds;
+        for (int i = 0; i < b->n; i++)
+            if (a >= b->r[i].lo && a + n <= b->r[i].hi)
+                return;
+    }
+    s->rt->fault(s, a, n, flags);
+}
+
+/* Vector types (sim_vec.h) check their own alignment, which may be below their size. */
+static inline SIM_NO_TSAN void sim_check_vec(const void *p, unsigned size, unsigned align, int write)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (a & (align - 1))
+        sim_check(a, align, write | SIM_ACC_ALIGNED);
+    else
+        sim_check(a, size, write);
+}
+
+#if defined(__SANITIZE_THREAD__)
+#define SIM_HOOK extern "C" SIM_NO_TSAN __attribute__((visibility("hidden"))) void
+#define SIM_TSAN_PLAIN(kind, n, flags)                                                     \
+    SIM_HOOK __tsan_##kind##n(void *p) { sim_check((uintptr_t)p, n, flags); }
+#define SIM_TSAN_VOLATILE(kind, n, flags)                                                  \
+    SIM_HOOK __tsan_volatile_##kind##n(void *p)                                            \
+    {                                                                                        \
+        sim_check((uintptr_t)p, n, flags);                                                   \
+        sim_coll(SIM_OP_VOLATILE, 0, 0, 0);                                                  \
+    }
+#define SIM_TSAN_SIZES(m, kind, flags)                                                     \
+    m(kind, 1, flags) m(kind, 2, flags) m(kind, 4, flags) m(kind, 8, flags) m(kind, 16, flags)
+SIM_TSAN_SIZES(SIM_TSAN_PLAIN, read, SIM_ACC_ALIGNED)
+SIM_TSAN_SIZES(SIM_TSAN_PLAIN, write, SIM_ACC_ALIGNED | SIM_ACC_WRITE)
+SIM_TSAN_SIZES(SIM_TSAN_PLAIN, unaligned_read, 0)
+SIM_TSAN_SIZES(SIM_TSAN_PLAIN, unaligned_write, SIM_ACC_WRITE)
+SIM_TSAN_SIZES(SIM_TSAN_VOLATILE, read, SIM_ACC_ALIGNED)
+SIM_TSAN_SIZES(SIM_TSAN_VOLATILE, write, SIM_ACC_ALIGNED | SIM_ACC_WRITE)
+SIM_HOOK __tsan_init(void) {}
+SIM_HOOK __tsan_read_range(void *p, unsigned long n)
+{
+    if (n)
+        sim_check((uintptr_t)p, (unsigned)n, 0);
+}
+SIM_HOOK __tsan_write_range(void *p, unsigned long n)
+{
+    if (n)
+        sim_check((uintptr_t)p, (unsigned)n, SIM_ACC_WRITE);
+}
+/* Virtual calls: the vtable pointer lives in the object, whose accesses are checked. */
+SIM_HOOK __tsan_vptr_read(void **) {}
+SIM_HOOK __tsan_vptr_update(void **, void *) {}
+#endif
+
+#endif

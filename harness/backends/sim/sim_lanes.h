@@ -1,0 +1,81 @@
+/* sim_lanes.h: the scheduler's private state, shared by its two files: sim_sched.c (lanes as
+ * fibers, sync points, faults, running a block) and sim_warp.c (completing warp collectives).
+ * Nothing outside the scheduler includes it: sim_sched.h is its interface. */
+#ifndef SIM_LANES_H
+#define SIM_LANES_H
+
+#include "sim_sched.h"
+
+#if !defined(__x86_64__) || defined(SIM_UCONTEXT)
+#define SIM_USE_UCONTEXT 1
+#include <ucontext.h>
+#endif
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIM_ASAN 1
+#endif
+#endif
+#ifdef SIM_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+enum { SIM_RUN, SIM_AT_BARRIER, SIM_AT_COLL, SIM_EXITED };
+
+/* Scheduler-side state of a lane, packed apart from the regions so a pass stays in cache. */
+struct sim_slot {
+    int state, op, arg, width;
+    uint64_t val, res;
+#ifdef SIM_USE_UCONTEXT
+    ucontext_t uc;
+#else
+    void *sp;
+#endif
+#ifdef SIM_ASAN
+    void *fake_stack;
+#endif
+};
+
+/* Lane descriptor near the base of its region (SIM_DESC_AT); the kernel sees only `pub`. */
+struct sim_lane {
+    struct sim_lane_pub pub;
+    struct sim_worker *w;
+    struct sim_slot *slot;
+};
+_Static_assert(sizeof(struct sim_lane) <= SIM_DESC_BYTES, "a lane descriptor must fit one colour step");
+
+struct sim_worker {
+#ifdef SIM_USE_UCONTEXT
+    ucontext_t sched_uc;
+#else
+    void *sched_sp;
+#endif
+#ifdef SIM_ASAN
+    void *fake_stack;
+    const void *sched_bottom;
+    size_t sched_size;
+#endif
+    char *regions;
+    size_t n_regions, page;
+    struct sim_slot *slots;
+    uint32_t *order;
+    struct sim_block_info info;
+    const struct sim_launch *launch;
+    uint32_t n;
+    uint64_t rng;
+    uint64_t linear;          /* the block running */
+    struct sim_range shared;  /* the kernel's shared memory on this thread */
+    struct sim_fault_rec faults[2]; /* reads, writes */
+    int stopped;              /* a lane made an access the emulator stopped: why is in stop */
+    char stop[256];
+};
+
+/* sim_warp.c */
+uint32_t sim_rand_below(struct sim_worker *w, uint32_t n);
+/* Completes one pending collective in every stopped warp (lockstep) or in a random
+ * non-empty subset of them (random). Returns whether any completed. */
+int sim_resolve_warps(struct sim_worker *w, uint32_t n_warps);
+
+#endif

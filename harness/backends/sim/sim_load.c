@@ -1,0 +1,244 @@
+/* sim_load.c: which binary runs a kernel on the emulator, and loading it. A shipped source
+ * (rtc_shipped) with a current make product and the op's plain C entry runs that product;
+ * everything else (a user's file, whatever its name; a template-id or C++ entry; a declared
+ * parameter order) is built at run time (sim_build.c). A CUDA source at width 64 runs its
+ * wave64 port-check build. After a load, last_error() names the binary that will run. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtc.h"
+#include "sim_build.h"
+
+/* A kernel that did not compile for the host at make time leaves a text marker in place of
+ * its .so (backend.mk). */
+#define SIM_MARKER "sim-unsupported: "
+
+static int sim_plain_entry(const char *e)
+{
+    if (!((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || *e == '_'))
+        return 0;
+    return strspn(e, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(e);
+}
+
+/* An entry is compiled into the wrapper as written: a C++ name or template-id, nothing that
+ * could end it or start another declaration. */
+static int sim_entry_ok(const char *e)
+{
+    return *e && strlen(e) < 1000 &&
+           strspn(e, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:<>, ()+-*/.") ==
+               strlen(e);
+}
+
+/* The op ABI's order, which a plain C entry takes: every buffer, then every int. */
+static int sim_default_order(const struct hb_kernel_spec *s)
+{
+    int i = 0;
+    while (i < s->n_params && s->params[i] == HB_PARAM_BUF)
+        i++;
+    while (i < s->n_params && s->params[i] == HB_PARAM_I32)
+        i++;
+    return i == s->n_params;
+}
+
+/* The object's static TLS (its static and dynamic __shared__ memory) and its image. */
+struct sim_phdr_query {
+    const char *name;
+    size_t tls;
+    struct sim_range image;
+};
+static int sim_phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct sim_phdr_query *q = arg;
+    if (!info->dlpi_name || strcmp(info->dlpi_name, q->name) != 0)
+        return 0;
+    q->image = (struct sim_range){UINTPTR_MAX, 0};
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + p->p_vaddr;
+        if (p->p_type == PT_TLS)
+            q->tls = p->p_memsz;
+        if (p->p_type != PT_LOAD)
+            continue;
+        if (lo < q->image.lo)
+            q->image.lo = lo;
+        if (lo + p->p_memsz > q->image.hi)
+            q->image.hi = lo + p->p_memsz;
+    }
+    return 1;
+}
+
+/* A make product that is a marker, not an object: a SKIP with the compiler's reason. */
+static int sim_check_product(struct hb_ctx *c, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        sim_err(c, "does not build for the emulator: %s: %s (run make)", path, strerror(errno));
+        return HB_UNSUPPORTED;
+    }
+    char head[512] = {0};
+    size_t got = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    if (got >= 4 && memcmp(head, "\177ELF", 4) == 0)
+        return HB_OK;
+    char *nl = strchr(head, '\n');
+    if (nl)
+        *nl = 0;
+    int marker = strncmp(head, SIM_MARKER, strlen(SIM_MARKER)) == 0;
+    sim_err(c, "does not build for the emulator: %s", marker ? head + strlen(SIM_MARKER) : "not a shared object");
+    return HB_UNSUPPORTED;
+}
+
+/* A wrapped entry's parameters against the manifest's declared ones. */
+static int sim_check_kinds(struct hb_ctx *c, const struct hb_kernel_spec *s, const char *kinds)
+{
+    char want[HB_MAX_PARAMS + 1] = "";
+    for (int i = 0; i < s->n_params && i < HB_MAX_PARAMS; i++)
+        want[i] = s->params[i] == HB_PARAM_BUF ? 'P' : s->params[i] == HB_PARAM_F32 ? 'F' : 'I';
+    if (strlen(kinds) > HB_MAX_PARAMS) {
+        sim_err(c, "%s takes %zu parameters, more than %d", s->entry, strlen(kinds), HB_MAX_PARAMS);
+        return HB_ERROR;
+    }
+    if (s->n_params > 0 && strcmp(want, kinds) != 0) {
+        sim_err(c, "%s's parameters are (%s), the manifest's args declare (%s) "
+                "(P buffer, I integer, F float)", s->entry, kinds, want);
+        return HB_ERROR;
+    }
+    return HB_OK;
+}
+
+static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const struct sim_flavour *f,
+                       const char *path, void *dl, hb_kern *k)
+{
+    const int *abi = dlsym(dl, "sim_kernel_abi"), *dialect = dlsym(dl, "sim_kernel_dialect");
+    void *fn = dlsym(dl, f->wrapped ? "sim_wrapped_entry" : s->entry);
+    void *touch = dlsym(dl, "sim_kernel_tls_touch"), *live = dlsym(dl, "sim_kernel_set_live");
+    const char *const *kinds = f->wrapped ? dlsym(dl, "sim_wrapped_kinds") : NULL;
+    struct link_map *lm = NULL;
+    if (!abi || !dialect || !touch || !live || *abi != SIM_ABI_VERSION || (f->wrapped && !kinds)) {
+        sim_err(c, "%s: not built with this emulator's prelude (ABI %d); rebuild with make", path,
+                abi ? *abi : -1);
+        return HB_ERROR;
+    }
+    if (!fn) {
+        sim_err(c, "dlsym(%s) in %s: %s", s->entry, path, dlerror());
+        return HB_ERROR;
+    }
+    if (*dialect == SIM_DIALECT_CUDA && c->width > 32) {
+        sim_err(c, "built with 32-bit lane masks: width %d not modelled", c->width);
+        return HB_UNSUPPORTED;
+    }
+    if (dlinfo(dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
+        sim_err(c, "dlinfo(%s, RTLD_DI_LINKMAP): %s", path, dlerror());
+        return HB_ERROR;
+    }
+    struct sim_phdr_query q = {lm->l_name, 0, {0, 0}};
+    dl_iterate_phdr(sim_phdr_cb, &q);
+    if (q.tls > SIM_SHARED_BYTES) {
+        sim_err(c, "%s uses %zu bytes of shared memory, more than %u", s->entry, q.tls, SIM_SHARED_BYTES);
+        return HB_UNSUPPORTED;
+    }
+    if (kinds) {
+        int rc = sim_check_kinds(c, s, *kinds);
+        if (rc != HB_OK)
+            return rc;
+        snprintf(k->kinds, sizeof k->kinds, "%s", *kinds);
+    }
+    /* POSIX dlsym returns object pointers; these are functions by construction. */
+    memcpy(&k->fn, &fn, sizeof fn);
+    memcpy(&k->tls_touch, &touch, sizeof touch);
+    memcpy(&k->set_live, &live, sizeof live);
+    k->wrapped = f->wrapped;
+    k->shared_bytes = q.tls;
+    k->image = q.image;
+    k->dialect = *dialect;
+    k->block = (struct sim_dim3){s->block[0], s->block[1], s->block[2]};
+    return HB_OK;
+}
+
+static int sim_open_product(struct hb_ctx *c, const struct hb_kernel_spec *s,
+                            const struct sim_flavour *f, const char *path, hb_kern **out)
+{
+    int rc = sim_check_product(c, path);
+    if (rc != HB_OK)
+        return rc;
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!dl) {
+        sim_err(c, "dlopen(%s): %s", path, dlerror());
+        return HB_ERROR;
+    }
+    hb_kern *k = calloc(1, sizeof *k);
+    rc = k ? sim_resolve(c, s, f, path, dl, k) : HB_ERROR;
+    if (!k)
+        sim_err(c, "calloc(kernel) failed");
+    if (rc != HB_OK) {
+        free(k);
+        dlclose(dl);
+        return rc;
+    }
+    k->dl = dl;
+    *out = k;
+    return HB_OK;
+}
+
+/* Which flavour of s runs at this width, and where its product comes from. */
+static void sim_flavour_of(const struct hb_ctx *c, const struct hb_kernel_spec *s, struct sim_flavour *f)
+{
+    f->s = s;
+    f->user = s->user || !rtc_shipped(s);
+    f->wrapped = f->user || !sim_plain_entry(s->entry) || !sim_default_order(s);
+    f->port = strcmp(s->lang, "cuda") == 0 && c->width > 32;
+}
+
+int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
+{
+    *out = NULL;
+    if (strcmp(s->lang, "cuda") != 0 && strcmp(s->lang, "hip") != 0) {
+        sim_err(c, "the emulator runs cuda and hip sources, not %s", s->lang);
+        return HB_UNSUPPORTED;
+    }
+    uint64_t threads = (uint64_t)s->block[0] * s->block[1] * s->block[2];
+    if (threads == 0 || threads > SIM_MAX_BLOCK_THREADS) {
+        sim_err(c, "block %ux%ux%u: the emulator runs 1 to %u threads per block", s->block[0],
+                s->block[1], s->block[2], SIM_MAX_BLOCK_THREADS);
+        return HB_UNSUPPORTED;
+    }
+    if (!sim_entry_ok(s->entry)) {
+        sim_err(c, "entry '%.200s': not a C++ function name or template-id", s->entry);
+        return HB_ERROR;
+    }
+    struct sim_flavour f;
+    sim_flavour_of(c, s, &f);
+    char path[4096], log[4200] = "", sub[32], tool[6000];
+    int prebuilt = 0;
+    if (!f.wrapped) {
+        snprintf(sub, sizeof sub, "sim/%s", f.port ? "cuda-wave64" : s->lang);
+        prebuilt = rtc_prebuilt(s, sub, ".so", path, sizeof path, c->err, sizeof c->err);
+        if (prebuilt < 0)
+            return HB_ERROR;
+    }
+    int rc = prebuilt ? HB_OK : sim_build(c, &f, path, sizeof path, log, sizeof log);
+    if (rc == HB_OK)
+        rc = sim_open_product(c, s, &f, path, out);
+    if (rc != HB_OK)
+        return rc;
+    char how[4400];
+    snprintf(how, sizeof how, "%s%s%s", prebuilt ? "built by make" : "built at run time",
+             log[0] ? ", warnings in " : "", log);
+    sim_build_tool(&f, tool, sizeof tool);
+    rtc_describe(s, path, how, tool, c->err, sizeof c->err);
+    return HB_OK;
+}
+
+void sim_unload(hb_ctx *c, hb_kern *k)
+{
+    (void)c;
+    if (!k)
+        return;
+    dlclose(k->dl);
+    free(k);
+}

@@ -1,0 +1,106 @@
+/* sim_warp.c: completes warp collectives (shuffles, votes, __syncwarp, volatile lockstep)
+ * once a warp's lanes have all stopped, in lane order or, under the random schedule, for a
+ * random subset of the waiting warps so that warps drift apart. Runs on the scheduler's side
+ * of the switch; it never runs kernel code. */
+#include "sim_lanes.h"
+
+uint32_t sim_rand_below(struct sim_worker *w, uint32_t n)
+{
+    w->rng = sim_mix(w->rng);
+    return (uint32_t)((w->rng >> 32) * n >> 32);
+}
+
+/* Lanes of warp g waiting at a collective; 0 while any lane of it can still run. */
+static uint32_t sim_warp_waiting(struct sim_worker *w, uint32_t g)
+{
+    uint32_t W = (uint32_t)w->info.width, base = g * W, waiting = 0;
+    uint32_t cnt = w->n - base < W ? w->n - base : W;
+    for (uint32_t j = 0; j < cnt; j++) {
+        int st = w->slots[base + j].state;
+        if (st == SIM_RUN)
+            return 0;
+        waiting += st == SIM_AT_COLL;
+    }
+    return waiting;
+}
+
+/* Completes one collective of warp `warp` if its lanes have all stopped. Lanes waiting at
+ * a different kind of collective stay waiting (inactive here) for a later round. */
+static int sim_resolve_warp(struct sim_worker *w, uint32_t warp)
+{
+    uint32_t W = (uint32_t)w->info.width, base = warp * W;
+    uint32_t cnt = w->n - base < W ? w->n - base : W;
+    struct sim_slot *s = w->slots + base;
+    uint32_t waiting = sim_warp_waiting(w, warp), pick = 0;
+    if (!waiting)
+        return 0;
+    uint32_t k = w->launch->random ? sim_rand_below(w, waiting) : 0;
+    for (uint32_t j = 0; j < cnt; j++)
+        if (s[j].state == SIM_AT_COLL && k-- == 0) {
+            pick = j;
+            break;
+        }
+    int op = s[pick].op;
+    uint64_t active = 0, ballot = 0;
+    for (uint32_t j = 0; j < cnt; j++)
+        if (s[j].state == SIM_AT_COLL && s[j].op == op) {
+            active |= 1ull << j;
+            ballot |= (uint64_t)(s[j].val != 0) << j;
+        }
+    for (uint32_t j = 0; j < cnt; j++) {
+        if (!(active >> j & 1))
+            continue;
+        /* Sub-warp width: a power of two up to the warp width, else the whole warp. */
+        uint32_t sw = (uint32_t)s[j].width;
+        if (sw == 0 || sw > W || (sw & (sw - 1)))
+            sw = W;
+        uint32_t seg = j & ~(sw - 1), src = j;
+        uint32_t a = (uint32_t)s[j].arg;
+        switch (op) {
+        case SIM_OP_SHFL_IDX: src = seg + (a & (sw - 1)); break;
+        case SIM_OP_SHFL_UP: src = (j - seg) >= a ? j - a : j; break;
+        case SIM_OP_SHFL_DOWN: src = (j - seg) + (uint64_t)a < sw ? j + a : j; break;
+        case SIM_OP_SHFL_XOR: src = (j ^ a) < seg + sw ? (j ^ a) : j; break;
+        default: break;
+        }
+        switch (op) {
+        case SIM_OP_SHFL_IDX:
+        case SIM_OP_SHFL_UP:
+        case SIM_OP_SHFL_DOWN:
+        case SIM_OP_SHFL_XOR:
+            /* An inactive or missing source lane yields the caller's own value. */
+            s[j].res = src < cnt && (active >> src & 1) ? s[src].val : s[j].val;
+            break;
+        case SIM_OP_BALLOT: s[j].res = ballot; break;
+        case SIM_OP_ANY: s[j].res = ballot != 0; break;
+        case SIM_OP_ALL: s[j].res = ballot == active; break;
+        default: s[j].res = active; break; /* syncwarp, activemask, volatile access */
+        }
+    }
+    for (uint32_t j = 0; j < cnt; j++)
+        if (active >> j & 1)
+            s[j].state = SIM_RUN;
+    return 1;
+}
+
+int sim_resolve_warps(struct sim_worker *w, uint32_t n_warps)
+{
+    int resolved = 0;
+    if (!w->launch->random) {
+        for (uint32_t g = 0; g < n_warps; g++)
+            resolved |= sim_resolve_warp(w, g);
+        return resolved;
+    }
+    uint32_t pending = 0;
+    for (uint32_t g = 0; g < n_warps; g++)
+        if (sim_warp_waiting(w, g))
+            w->order[pending++] = g; /* the pass is over: order[] is free for reuse */
+    if (!pending)
+        return 0;
+    for (uint32_t k = 0; k < pending; k++)
+        if (sim_rand_below(w, 2))
+            resolved |= sim_resolve_warp(w, w->order[k]);
+    if (!resolved)
+        resolved = sim_resolve_warp(w, w->order[sim_rand_below(w, pending)]);
+    return resolved;
+}
