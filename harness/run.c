@@ -133,8 +133,8 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, do
     *ref_ms = now_ms() - t_ref;
     if (rep_open(&cx->sink, o->json, o->junit, err))
         return EXIT_USAGE;
-    printf("harness: %d cases, %d kernels; references in %.1f s (%s)\n", selected_cases, cx->kernels.n,
-           *ref_ms / 1e3, ref_library());
+    printf("harness: %d cases, %d kernels; references in %.1f s (%s); emulator schedule %s\n", selected_cases,
+           cx->kernels.n, *ref_ms / 1e3, ref_library(), o->schedule);
     return -1;
 }
 

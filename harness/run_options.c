@@ -14,6 +14,9 @@ void run_opts_init(struct run_opts *o)
     o->timeout_s = 120;
     o->repeats = 2;
     o->device = -1;
+    /* The emulator's default: each case's first launch in lockstep, the repeat under a random
+     * interleaving seeded from this and the case, so a race shows as a repeat difference. */
+    o->schedule = "mixed:0";
 }
 
 static int set_backend(void *d, const char *v, struct hb_err *e)
@@ -120,8 +123,12 @@ static int set_sanitize(void *d, const char *v, struct hb_err *e)
 
 static int set_schedule(void *d, const char *v, struct hb_err *e)
 {
-    if (strcmp(v, "lockstep") && strncmp(v, "random:", 7))
-        return err_set(e, "expected lockstep or random:SEED"), -1;
+    char *end = NULL;
+    const char *seed = !strncmp(v, "random:", 7) ? v + 7 : !strncmp(v, "mixed:", 6) ? v + 6 : NULL;
+    if (seed && *seed)
+        (void)strtoull(seed, &end, 0);
+    if (strcmp(v, "lockstep") && (!seed || !*seed || *end))
+        return err_set(e, "expected mixed:SEED (the default, mixed:0), lockstep or random:SEED"), -1;
     return RO(d)->schedule = v, 0;
 }
 
@@ -174,7 +181,9 @@ static const struct cli_opt run_table[] = {
     {"known-bugs", 0, "FILE", set_known_bugs, "triaged driver/toolkit bugs (default cases/known-bugs)"},
     {"timeout", 0, "S", set_timeout, "seconds one case may take before its child is killed (default 120)"},
     {"repeats", 0, "N", set_repeats, "launches per case, compared bit for bit (default 2)"},
-    {"schedule", 0, "S", set_schedule, "emulator interleaving: lockstep or random:SEED"},
+    {"schedule", 0, "S", set_schedule,
+     "emulator interleaving: mixed:SEED (default mixed:0: each case's first launch in lockstep, its repeats "
+     "random), lockstep or random:SEED"},
     {"shard", 0, "i/n", set_shard, "run the i-th of n deterministic slices of the cases"},
     {"device", 0, "K", set_device, "only device K of each backend (default: all)"},
     {"devices", 0, "all", set_devices, "with --backend: one shard per device in parallel, merged into one report"},

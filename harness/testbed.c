@@ -99,6 +99,30 @@ static int tb_launch(struct testbed *t, int rep, struct rep_result *r)
     return 0;
 }
 
+/* What a backend that sees every access (the emulator) reports: reads outside an argument's
+ * data are oob-read, writes oob; the first of each is named in the row. */
+static void tb_faults(struct testbed *t, struct rep_result *r)
+{
+    struct hb_fault f[2];
+    memset(f, 0, sizeof f);
+    if (!t->k || t->be->abi < 2 || !t->be->faults || t->be->faults(t->ctx, &f[0], &f[1]) != HB_OK)
+        return;
+    for (int w = 0; w < 2; w++) {
+        if (!f[w].count)
+            continue;
+        r->cmp.classes |= w ? CLS_OOB : CLS_OOB_READ;
+        if (w && r->cmp.oob_buffer < 0 && f[w].arg >= 0)
+            r->cmp.oob_buffer = f[w].arg, r->cmp.oob_offset = (long)f[w].offset;
+        size_t used = strlen(r->why);
+        char where[64] = "no argument";
+        if (f[w].arg >= 0)
+            snprintf(where, sizeof where, "argument %d byte %lld", f[w].arg, f[w].offset);
+        snprintf(r->why + used, sizeof r->why - used, "%s%lld %s out of bounds, first at %s by thread (%u,%u,%u) "
+                 "block (%u,%u,%u)", used ? "; " : "", f[w].count, w ? "writes" : "reads", where, f[w].thread[0],
+                 f[w].thread[1], f[w].thread[2], f[w].block[0], f[w].block[1], f[w].block[2]);
+    }
+}
+
 /* Guards, inputs and padding after every launch; the comparison after the first, bitwise
  * equality with it after the others. */
 static void tb_verify(struct testbed *t, int rep, struct rep_result *r)
@@ -159,6 +183,10 @@ int tb_run_case(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const s
     int failed = tb_initialize(&t);
     for (int rep = 0; rep < repeats && !failed; rep++) {
         failed = tb_launch(&t, rep, r);
+        /* The first launch's exact accesses: later ones repeat them (or a race shows as a
+         * repeat difference anyway). */
+        if (!failed && !rep)
+            tb_faults(&t, r);
         if (!failed)
             tb_verify(&t, rep, r);
     }

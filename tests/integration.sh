@@ -244,12 +244,14 @@ fi
 
 if [ -n "$(device_count sim)" ]; then
     echo "integration: nothing passes by not running; empty grids are not launched"
-    expect_exit 4 "a run in which every kernel skipped exits 4" -- "$H" run --backend sim --width 64 --kernel cuda/fault_stride --quiet
-    expect_exit 0 "--allow-empty accepts it" -- "$H" run --backend sim --width 64 --kernel cuda/fault_stride --quiet --allow-empty
+    expect_exit 4 "a run in which every kernel skipped exits 4" -- "$H" run --backend sim --width 32 --kernel cuda/fault_warpsync --quiet
+    expect_exit 0 "--allow-empty accepts it" -- "$H" run --backend sim --width 32 --kernel cuda/fault_warpsync --quiet --allow-empty
     expect_exit 4 "a run that matched nothing exits 4" -- "$H" run --backend sim --width 32 --case no_such_case --quiet
     "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case 'm0_*,n0_*' --json "$T/empty.jsonl" --quiet >"$T/out" 2>&1
     json_check "M = 0 and N = 0 are not launched, and pass with C untouched" "$T/empty.jsonl" \
         'len(recs) == 2 and all(r["verdict"] == "PASS" and r["threads"] == 0 and "not launched" in r["why"] for r in recs)'
+fi
+
 if [ -z "$(device_count sim)" ]; then
     skip "emulator access, schedule, port and build checks" "sim backend not built"
 else
@@ -279,6 +281,19 @@ else
     drive -m 130,129,20 -g 2,2 kernels/cuda/sgemm_optimized.cu sgemm_optimized
     has "shipped sgemm_optimized: no access outside its data" "writes: count=0 arg=-1"
     has "shipped sgemm_optimized runs the binary make built, named with its source hash" "(built by make); source $(pwd)/kernels/cuda/sgemm_optimized.cu fnv1a64 "
+
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$S/oob.manifest" \
+        --case 'edge_15x16x17' --json "$T/oobh.jsonl" --quiet >"$T/out" 2>&1
+    json_check "read past A, guard NaN written past C: FAIL oob+oob-read, access named" "$T/oobh.jsonl" \
+        'any(r["verdict"] == "FAIL" and {"oob", "oob-read"} <= set(r["classes"].split("+")) and "argument 0 byte 1020" in r["why"] for r in find(kernel="oob_read_write"))'
+    for k in oob_far8k oob_far64k; do
+        json_check "$k: a write past the guard band is FAIL oob" "$T/oobh.jsonl" \
+            "any(r['verdict'] == 'FAIL' and 'oob' in r['classes'].split('+') for r in find(kernel='$k'))"
+    done
+    json_check "a read-only bug is FAIL oob-read alone" "$T/oobh.jsonl" \
+        'any(r["verdict"] == "FAIL" and r["classes"].split("+") == ["oob-read"] for r in find(kernel="oob_read_only"))'
+    json_check "each row names the binary that ran, with its source hash" "$T/oobh.jsonl" \
+        'all("fnv1a64" in r.get("binary", "") for r in recs)'
 
     echo "integration: declared signatures, templates and dynamic shared memory on the emulator"
     drive -p "M N K alpha A B beta C" -b 256,1 -g 2,2 -m 130,129,20 "$S/template.cu" 'sgemm2DBlocktiling<128, 128, 8, 8, 8>'

@@ -189,10 +189,11 @@ static int cu_nvcc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, const
     snprintf(arch, sizeof arch, "-arch=sm_%d%d", major, minor);
     snprintf(key, sizeof key, "%.1000s -cubin -O3 -lineinfo %s entry %.300s", nvcc, arch, spec->entry);
     int have = rtc_cache_path(spec, "cuda", key, ".cubin", obj, obj_len, ctx->err, sizeof ctx->err);
-    snprintf(origin, origin_len, "%.250s compiled by %.150s -cubin -O3 -lineinfo %s into %.300s", spec->source_path,
-             nvcc, arch, obj);
     if (have < 0)
         return HB_ERROR;
+    char tool[1200];
+    snprintf(tool, sizeof tool, "%.1000s -cubin -O3 -lineinfo %s", nvcc, arch);
+    rtc_describe(spec, obj, "built at run time", tool, origin, origin_len);
     if (have > 0)
         return HB_OK;
     char unit[4200];
@@ -296,7 +297,7 @@ static int cu_binary(hb_ctx *ctx, const struct hb_kernel_spec *spec, char *path,
     if (current < 0)
         return HB_ERROR;
     if (current) {
-        snprintf(origin, origin_len, "%.700s (built by make)", path);
+        rtc_describe(spec, path, "built by make", "nvcc -fatbin (backend.mk)", origin, origin_len);
         return HB_OK;
     }
     int major = 0, minor = 0;
@@ -305,10 +306,10 @@ static int cu_binary(hb_ctx *ctx, const struct hb_kernel_spec *spec, char *path,
     char nvcc[1100];
     if (cu_nvcc(nvcc, sizeof nvcc))
         return cu_nvcc_compile(ctx, spec, nvcc, major, minor, path, len, origin, origin_len);
-    int rc = cu_nvrtc_compile(ctx, spec, major, minor, image, lowered, lowered_len);
-    snprintf(origin, origin_len, "%.600s compiled by NVRTC for sm_%d%d (no nvcc found)", spec->source_path, major,
-             minor);
-    return rc;
+    char tool[64];
+    snprintf(tool, sizeof tool, "NVRTC for sm_%d%d (no nvcc found)", major, minor);
+    rtc_describe(spec, "(in memory)", "built at run time", tool, origin, origin_len);
+    return cu_nvrtc_compile(ctx, spec, major, minor, image, lowered, lowered_len);
 }
 
 /* A fatbin with neither SASS nor PTX usable here is a build choice (CUDA_ARCHS), not a

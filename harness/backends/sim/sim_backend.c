@@ -366,6 +366,12 @@ static int sim_faults(hb_ctx *c, struct hb_fault *reads, struct hb_fault *writes
     return HB_OK;
 }
 
+static const char *sim_kernel_origin(hb_ctx *c, hb_kern *k)
+{
+    (void)c;
+    return k ? k->origin : NULL;
+}
+
 static const struct hb_backend sim_backend = {
     .abi = HB_BACKEND_ABI,
     .name = "sim",
@@ -386,6 +392,7 @@ static const struct hb_backend sim_backend = {
     .copy = sim_copy,
     .platform = NULL,
     .faults = sim_faults,
+    .kernel_origin = sim_kernel_origin,
 };
 
 const struct hb_backend *hb_backend_entry(void)

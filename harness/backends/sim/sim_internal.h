@@ -32,6 +32,7 @@ struct hb_kern {
     int dialect;         /* lane mask bits of the build: 32, or 64 (HIP, CUDA port check) */
     struct sim_dim3 block;
     struct sim_range image; /* the loaded object's segments: its static data */
+    char origin[1024];      /* which binary runs (rtc_describe), for the report */
 };
 
 enum sim_mode { SIM_LOCKSTEP, SIM_RANDOM, SIM_MIXED };

@@ -2,7 +2,7 @@
  * (rtc_shipped) with a current make product and the op's plain C entry runs that product;
  * everything else (a user's file, whatever its name; a template-id or C++ entry; a declared
  * parameter order) is built at run time (sim_build.c). A CUDA source at width 64 runs its
- * wave64 port-check build. After a load, last_error() names the binary that will run. */
+ * wave64 port-check build. Each loaded kernel names the binary that runs it (kernel_origin). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
@@ -230,7 +230,7 @@ int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
     snprintf(how, sizeof how, "%s%s%s", prebuilt ? "built by make" : "built at run time",
              log[0] ? ", warnings in " : "", log);
     sim_build_tool(&f, tool, sizeof tool);
-    rtc_describe(s, path, how, tool, c->err, sizeof c->err);
+    rtc_describe(s, path, how, tool, (*out)->origin, sizeof (*out)->origin);
     return HB_OK;
 }
 

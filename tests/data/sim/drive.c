@@ -110,7 +110,7 @@ int main(int argc, char **argv)
     declare(o.params, &s, &a);
     hb_kern *k = NULL;
     int rc = be->load(ctx, &s, &k);
-    printf("load: rc=%d msg=%s\n", rc, be->last_error(ctx));
+    printf("load: rc=%d msg=%s\n", rc, rc == HB_OK ? be->kernel_origin(ctx, k) : be->last_error(ctx));
     if (rc != HB_OK)
         return 1;
     size_t n[3] = {(size_t)o.m * o.k, (size_t)o.k * o.n, (size_t)o.m * o.n};
