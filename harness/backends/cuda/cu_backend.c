@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cu_internal.h"
+#include "hbc.h"
 
 void cu_msg(char *dst, size_t len, const char *call, cudaError_t e)
 {
@@ -241,12 +242,7 @@ static void cu_release(hb_ctx *ctx, hb_buf *buf)
 
 static int cu_range(hb_ctx *ctx, const char *what, const hb_buf *buf, size_t offset, size_t bytes)
 {
-    if (offset > buf->bytes || bytes > buf->bytes - offset) {
-        snprintf(ctx->err, sizeof ctx->err, "%s: range [%zu, +%zu) outside a %zu-byte buffer", what,
-                 offset, bytes, buf->bytes);
-        return HB_ERROR;
-    }
-    return HB_OK;
+    return hbc_range_ok(buf->bytes, offset, bytes, what, ctx->err, sizeof ctx->err) ? HB_OK : HB_ERROR;
 }
 
 static int cu_upload(hb_ctx *ctx, hb_buf *dst, size_t offset, const void *src, size_t bytes)
