@@ -24,10 +24,8 @@
 #include "kernels/reduce_v0.cu"
 #include "kernels/reduce_variants.cu"
 #include "kernels/sgemm_gpuonly.cu"
+#include "kernels/sgemm_split.cu"
 #include "kernels/sgemm_v0.cu"
-#include "kernels/sgemm_v1.cu"
-#include "kernels/sgemm_v2.cu"
-#include "kernels/sgemm_v3.cu"
 #include "kernels/sgemm_v4.cu"
 #include "lab_util.cuh"
 
@@ -49,13 +47,13 @@ struct red_kernel {
 
 static const gemm_kernel k_opt[] = {
     {"opt_v0", sl_sgemm_v0, 16, 16, 128, 1, "shipped: one smem stage, two barriers per tile, scalar loads"},
-    {"opt_ship", sgemm_optimized, 16, 16, 128, 1, "kernels/cuda/sgemm_optimized.cu in this tree: v1 + per-thread load cursors"},
-    {"opt_v1", sl_sgemm_v1, 16, 16, 128, 1, "warp tiles, 2 smem stages + reg prefetch, frag double buffer, 128-bit global"},
-    {"opt_v2", sl_sgemm_v2, 16, 16, 128, 1, "v1 without fragment double buffering"},
-    {"opt_v3", sl_sgemm_v3, 16, 16, 128, 1, "v1 with the plain 16x16 thread grid (no warp tiles)"},
-    {"opt_v4", sl_sgemm_v4, 16, 16, 128, 1, "v1 with the tile loop unrolled by two"},
-    {"opt_v5", sl_sgemm_v5, 16, 16, 128, 1, "v1 with B by cp.async (GPU only)"},
-    {"opt_v6", sl_sgemm_v6, 16, 16, 128, 2, "v1 split in two along K when tiles <= 128 (GPU only)"},
+    {"opt_v4", sl_sgemm_v4, 16, 16, 128, 1, "round 1's best: warp tiles, 2 stages, reg prefetch, 128-bit loads"},
+    {"opt_v6", sl_sgemm_v6, 16, 16, 128, 2, "v4-like, split in two along K when tiles <= 128 (global counter)"},
+    {"opt_ship", sgemm_optimized, 16, 16, 128, 2, "kernels/cuda/sgemm_optimized.cu in this tree (= s2)"},
+    {"opt_s1", sl_opt_s1, 16, 16, 128, 1, "whole-tile fast path, unrolled by 2, no split"},
+    {"opt_s4", sl_opt_s4, 16, 16, 128, 4, "s1 + split-K in 4 (cluster 1x1x4, DSMEM sum)"},
+    {"opt_s1r", sl_opt_s1r, 16, 16, 128, 1, "s1 with up to 255 registers (1 block/SM)"},
+    {"opt_s2r", sl_opt_s2r, 16, 16, 128, 2, "s2 with up to 255 registers (1 block/SM)"},
 };
 static const gemm_kernel k_co[] = {
     {"co_v0", sl_co_v0, 16, 16, 32, 1, "shipped: 32x32 tiles, scalar smem reads"},
@@ -106,13 +104,15 @@ static void print_attrs(const char *name, const void *fn, int threads, const cha
 }
 
 /* Checks one kernel on the shapes that reach every load path: odd sizes (scalar loads),
- * multiples of 4 off the tile (128-bit loads, edge tiles), pointers 4 bytes off 16-byte
- * alignment, K = 0, a single element. 0 when every shape is within tolerance. */
+ * multiples of 4 off the tile (128-bit loads, edge tiles), whole interior tiles beside edge
+ * tiles (1032 x 1160 x 1032), pointers 4 bytes off 16-byte alignment, K = 0, a single
+ * element, one k tile shared by split-K blocks. 0 when every shape is within tolerance. */
 static int check_gemm(const gemm_kernel *k, bool vendor, double *worst)
 {
     static const int shapes[][4] = {{1000, 1001, 999, 0}, {1020, 1028, 1036, 0}, {260, 260, 260, 1},
                                     {17, 33, 0, 0},       {1, 1, 1, 0},          {129, 127, 2048, 0},
-                                    {1024, 1024, 1024, 0}};
+                                    {1024, 1024, 1024, 0}, {1032, 1160, 1032, 0}, {264, 264, 264, 1},
+                                    {256, 256, 8, 0}};
     int bad = 0;
     *worst = 0;
     for (const auto &s : shapes) {
