@@ -26,7 +26,8 @@ BACKEND_NOTES += cuda:built
 # loads on machines with no GPU.
 # CU_CUDA_HOME is where the run-time compile looks for libnvrtc and cuda_runtime.h when
 # $$CUDA_HOME is unset (NVRTC is dlopen'ed: only users' own kernels need it).
-$(BUILD)/backends/hb_cuda.so: harness/backends/cuda/cu_backend.c harness/backends/common/rtc.c \
+$(BUILD)/backends/hb_cuda.so: harness/backends/cuda/cu_backend.c harness/backends/cuda/cu_info.c \
+                              harness/backends/cuda/cu_info.h harness/backends/common/rtc.c \
                               harness/backends/common/rtc.h harness/backend.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -isystem $(CUDA_HOME)/include -Iharness/backends/common \

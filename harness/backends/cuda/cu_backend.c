@@ -5,6 +5,7 @@
  * as yardsticks. It offers width 32 only, never resets the device, and never exits: a dead
  * context is reported as a sticky error. */
 #include "backend.h"
+#include "cu_info.h"
 #include "rtc.h"
 
 #include <cublas_v2.h>
@@ -619,6 +620,15 @@ static int cu_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t
     return cu_wait_timed(ctx, device_ms);
 }
 
+static int cu_kernel_info(hb_ctx *ctx, hb_kern *kern, struct hb_kernel_info *out)
+{
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess)
+        return cu_fail(ctx, "cudaGetDevice", e);
+    return cu_kernel_figures((const void *)kern->fn, dev, kern->block, 0, out, ctx->err, sizeof ctx->err);
+}
+
 static const struct hb_backend cu_backend = {
     .abi = HB_BACKEND_ABI,
     .name = "cuda",
@@ -637,6 +647,7 @@ static const struct hb_backend cu_backend = {
     .vendor_sgemm = cu_vendor_sgemm,
     .vendor_name = "cublas",
     .copy = cu_copy,
+    .kernel_info = cu_kernel_info,
 };
 
 const struct hb_backend *hb_backend_entry(void)
