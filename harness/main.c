@@ -24,55 +24,6 @@ static const char usage[] =
     "exit codes: 0 every verdict acceptable; 1 a FAIL, XPASS or ERROR; 2 bad usage or input file;\n"
     "            3 a backend asked for by name has no usable device; 4 no case ran\n";
 
-static int parse_sizes(const char *s, struct bench_opts *b)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", s);
-    b->n_sizes = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        long n;
-        if (parse_long(tok, &n) || n < 1 || n > 46340 || b->n_sizes == BENCH_MAX_SIZES)
-            return -1;
-        b->sizes[b->n_sizes++] = n;
-    }
-    return b->n_sizes ? 0 : -1;
-}
-
-static int bench_command(int argc, char **argv)
-{
-    struct bench_opts b = {"cuda", NULL, {1024, 2048, 4096, 8192}, 4, 1L << 28, 5};
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long n = 0;
-        int bad = !v;
-        if (bad)
-            ;
-        else if (!strcmp(a, "--backend"))
-            b.backends = v;
-        else if (!strcmp(a, "--kernel"))
-            b.kernel_glob = v;
-        else if (!strcmp(a, "--sizes"))
-            bad = parse_sizes(v, &b);
-        else if (!strcmp(a, "--reduce-n"))
-            bad = parse_long(v, &n) || n < 1 || n > 2147483647L, b.reduce_n = n;
-        else if (!strcmp(a, "--runs"))
-            bad = parse_long(v, &n) || n < 1 || n > 64, b.runs = (int)n;
-        else
-            bad = 1;
-        if (bad) {
-            fprintf(stderr, "harness: bench: bad option %s %s (see --help)\n", a, v ? v : "");
-            return EXIT_USAGE;
-        }
-        i++;
-    }
-    struct hb_err err = {{0}};
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    int code = bench_main(&b, &err);
-    if (err.msg[0])
-        fprintf(stderr, "harness: %s\n", err.msg);
-    return code;
-}
-
 int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *err);
 
 int main(int argc, char **argv)

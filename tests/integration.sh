@@ -382,6 +382,31 @@ else
     else
         skip "a cache folder owned by another user is refused" "needs root to give a folder away"
     fi
+    echo "integration: bench files (issue 14): --json, --csv, --svg, --devices all"
+    expect_exit 0 "bench on the emulator writes its files" -- "$H" bench --backend sim --devices all \
+        --kernel 'cuda/sgemm_tiled' --sizes 16,24 --reduce-n 4096 --runs 1 \
+        --json "$T/bench.json" --csv "$T/bench.csv" --svg "$T/bench.svg"
+    if python3 - "$T/bench.json" "$T/bench.csv" >"$T/py" 2>&1 <<'PY'
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+rows = doc["rows"]
+tiled = [r for r in rows if r["impl"] == "cuda/sgemm_tiled"]
+assert doc["schema"] == 1 and doc["sizes"] == [16, 24] and doc["runs"] == 1, doc
+assert sorted(r["n"] for r in tiled) == [16, 24] and all(r["tflops"] > 0 and r["device_index"] == 0 for r in tiled), tiled
+assert any(r["kind"] == "copy" and r["gbs"] > 0 and r["pct_copy"] == 100 for r in rows), rows
+table = list(csv.DictReader(open(sys.argv[2])))
+assert len(table) == len(rows) and [t["impl"] for t in table] == [r["impl"] for r in rows], table
+assert all(t["unit"] == ("TFLOPS" if t["op"] == "sgemm" else "GB/s") for t in table), table
+PY
+    then ok "bench JSON and CSV hold the same rows: each size of the kernel, and the copy"; else bad "bench JSON/CSV" "$T/py"; fi
+    if xmllint --noout "$T/bench.svg" 2>"$T/py" && [ "$(grep -c '<polyline' "$T/bench.svg")" = 1 ] &&
+        grep -q 'cuda/sgemm_tiled (sim)' "$T/bench.svg"; then
+        ok "bench SVG is well-formed XML with one line for the one kernel, named in the legend"
+    else
+        bad "bench SVG" "$T/bench.svg"
+    fi
+    expect_exit 2 "bench --devices takes only 'all'" -- "$H" bench --backend sim --devices 1
+    expect_exit 2 "bench --json needs a file" -- "$H" bench --backend sim --json
 fi
 
 echo
