@@ -13,7 +13,7 @@ $(BUILD)/san/tests/%: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_CFLAGS) $(SAN_FLAGS) $(CHECK_CFLAGS) -Itests -DHB_TEST_ROOT='"$(CURDIR)"' \
 	    -DHB_TEST_BUILD='"$(abspath $(BUILD))"' -MMD -MP $< $(SAN_OBJ) -o $@ \
-	    $(CHECK_LIBS) $(OPENBLAS_LIBS) -ldl -lm -lpthread
+	    $(CHECK_LIBS) $(OPENBLAS_LIBS) $(JSONC_LIBS) -ldl -lm -lpthread
 
 # Every suite runs even after a failure, so one report shows them all. No driver is loaded,
 # so leak checking applies to the core as a whole.
