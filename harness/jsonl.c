@@ -424,7 +424,7 @@ static int read_lines(FILE *f, const char *path, struct jsonl_run *run, struct h
             ;
         else if (len == -2)
             err_set(&why, "line longer than %ld bytes: not this format", JSONL_LINE_MAX), rc = -1;
-        else if (memchr(line, 0, (size_t)len))
+        else if (len && memchr(line, 0, (size_t)len))
             err_set(&why, "NUL byte in the line: not this format (a damaged file?)"), rc = -1;
         else if (!blank(line, len))
             rc = parse_line(line, (size_t)len, run, &why);

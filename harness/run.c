@@ -128,8 +128,8 @@ static void run_groups(struct run_ctx *cx, const struct probe *probes, int n_pro
     }
 }
 
-/* Everything before the first group: probes, case selection, memory check, references,
- * report files. Returns an exit code, or -1 to go on. */
+/* Everything before the first group: probes, case selection, memory check, report files
+ * and after-run outputs, references. Returns an exit code, or -1 to go on. */
 static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, double *ref_ms, struct hb_err *err)
 {
     const struct run_opts *o = cx->o;
@@ -141,14 +141,15 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, do
     int selected_cases = plan_select_cases(cx, NULL);
     if (plan_check_memory(cx, probes, *n_probes, err))
         return EXIT_USAGE;
-    plan_prepare(cx);
-    *ref_ms = now_ms() - t_ref;
+    /* Every output is opened and the baseline read before the references take their time. */
     struct run_header *h = xcalloc(1, sizeof *h);
     out_header(o, h);
     int bad = out_prepare(&cx->out, err) || rep_open(&cx->sink, o->json, o->junit, h, err);
     free(h);
     if (bad)
         return EXIT_USAGE;
+    plan_prepare(cx);
+    *ref_ms = now_ms() - t_ref;
     printf("harness: %d cases, %d kernels; references in %.1f s (%s)\n", selected_cases, cx->kernels.n,
            *ref_ms / 1e3, ref_library());
     return -1;
