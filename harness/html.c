@@ -128,9 +128,15 @@ static void overview(FILE *out, const struct rep_group *g, int n)
         }
         fputs("</tr>\n", out);
     }
-    fputs("</table>\n<p>Columns: backend, device number and width; ", out);
+    fputs("</table>\n<p>Columns: backend, device number and width", out);
     for (int c = 0; c < nc; c++) {
-        fprintf(out, "%s%s %d = ", c ? "; " : "", col[c]->first->backend, col[c]->first->device_index);
+        int named = 0; /* one device, several widths: named once */
+        for (int k = 0; k < c && !named; k++)
+            named = col[k]->first->device_index == col[c]->first->device_index &&
+                    !strcmp(col[k]->first->backend, col[c]->first->backend);
+        if (named)
+            continue;
+        fprintf(out, "; %s %d = ", col[c]->first->backend, col[c]->first->device_index);
         html_text(out, col[c]->first->device);
     }
     fputs(".</p>\n", out);
