@@ -9,6 +9,6 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends \
     build-essential pkg-config python3 libxml2-utils clang libclang-rt-14-dev \
-    libopenblas-dev check \
+    libopenblas-dev check libjson-c-dev jq \
     libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers vulkan-tools \
     hipcc libamdhip64-dev

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "jsonl.h"
 #include "report.h"
 
 static const char *what_name(const struct bench_row *r)
@@ -46,11 +47,11 @@ static void json_num(FILE *f, const char *key, double v, const char *fmt)
 static void json_row(FILE *f, const struct bench_row *r)
 {
     fputs("    {\"impl\": ", f);
-    rep_json_string(f, r->impl);
+    jsonl_string(f, r->impl);
     fputs(", \"backend\": ", f);
-    rep_json_string(f, r->backend);
+    jsonl_string(f, r->backend);
     fputs(", \"device\": ", f);
-    rep_json_string(f, r->device);
+    jsonl_string(f, r->device);
     fprintf(f, ", \"device_index\": %d, \"kind\": \"%s\", \"op\": \"%s\", \"n\": %ld", r->device_index,
             what_name(r), r->sgemm ? "sgemm" : r->what == BENCH_COPY ? "copy" : "reduce", r->n);
     json_num(f, "ms", r->ms, "%.6g");
@@ -63,7 +64,7 @@ static void json_row(FILE *f, const struct bench_row *r)
         json_num(f, "occupancy", r->info.occupancy, "%.4g");
     }
     fputs(", \"driver\": ", f);
-    rep_json_string(f, r->driver);
+    jsonl_string(f, r->driver);
     fputs("}", f);
 }
 

@@ -20,6 +20,7 @@ struct run_opts {
     const char *junit, *json;
     const char *html, *record, *compare; /* after-run page, baseline record, upgrade gate */
     int fail_on_bits;      /* with compare: changed output bits fail */
+    int allow_new;         /* with compare: results the baseline lacks are not an error */
     double perf_pct;       /* with compare: slower by more than this fails (0: reported only) */
     const char *manifests[RUN_MAX_LIST];
     int n_manifests;

@@ -158,6 +158,7 @@ SET_FLAG(quiet, quiet)
 SET_FLAG(only_manifest, no_builtin)
 SET_FLAG(bits, fail_on_bits)
 SET_FLAG(allow_empty, allow_empty)
+SET_FLAG(allow_new, allow_new)
 
 static const struct cli_opt run_table[] = {
     {"backend", 'b', "B[,B]", set_backend,
@@ -178,6 +179,7 @@ static const struct cli_opt run_table[] = {
      "the upgrade gate: fails on a verdict gone bad, error growth past 2x or a missing case"},
     {"fail-on-bit-change", 0, NULL, set_bits, "with --compare: changed output bits fail"},
     {"perf-threshold", 0, "PCT", set_perf, "with --compare: slower by more than PCT percent fails"},
+    {"allow-new", 0, NULL, set_allow_new, "with --compare: results the baseline lacks are reported, not an error"},
     {"known-bugs", 0, "FILE", set_known_bugs, "triaged driver/toolkit bugs (default cases/known-bugs)"},
     {"timeout", 0, "S", set_timeout, "seconds one case may take before its child is killed (default 120)"},
     {"repeats", 0, "N", set_repeats, "launches per case, compared bit for bit (default 2)"},

@@ -12,6 +12,7 @@
 #include "loader.h"
 #include "manifest.h"
 #include "op.h"
+#include "outputs.h"
 #include "probe.h"
 #include "report.h"
 #include "run.h"
@@ -23,6 +24,7 @@ struct run_ctx {
     struct known_set known;
     struct case_data *data; /* one per case, in catalogue order */
     struct rep_sink sink;
+    struct out_opts out;    /* after-run outputs, opened and checked before the run */
     double kernel_ms, child_ms;
     uint64_t threads_by_backend[LDR_MAX];
     double kernel_ms_by_backend[LDR_MAX];

@@ -4,6 +4,7 @@
  * launch must write all of it. Verify: guards intact, inputs unchanged, padding intact, the
  * op's comparison on the first launch and bit-for-bit equality for every later one. Report:
  * the figures go into the row. Decides no verdict. */
+#include "text.h"
 #include "testbed.h"
 
 #include <stdio.h>
@@ -173,7 +174,7 @@ int tb_run_case(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const s
     struct hb_err err = {{0}};
     if (k && kern_grid(k, d->c, t.grid, &err)) {
         r->cmp.classes |= CLS_API;
-        snprintf(r->why, sizeof r->why, "%.250s", err.msg);
+        txt_copy(r->why, sizeof r->why, err.msg);
         return 0;
     }
     if (k)
@@ -192,7 +193,7 @@ int tb_run_case(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const s
     }
     if (failed) {
         r->cmp.classes |= CLS_API;
-        snprintf(r->why, sizeof r->why, "%s: %s", t.failed_call, be->last_error(ctx));
+        txt_printf(r->why, sizeof r->why, "%s: %s", t.failed_call, be->last_error(ctx));
     }
     tb_release(&t);
     return failed;

@@ -27,7 +27,8 @@ json_check() {
     local name=$1 file=$2 expr=$3
     if python3 - "$file" "$expr" >"$T/py" 2>&1 <<'PY'
 import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
+# Result records only: schema 2 files open with a run header and close with an end record.
+recs = [r for r in (json.loads(l) for l in open(sys.argv[1], encoding="utf-8")) if r.get("record", "result") == "result"]
 def find(**kw):
     return [r for r in recs if all(r.get(k) == v for k, v in kw.items())]
 ok = eval(sys.argv[2])
@@ -120,7 +121,8 @@ else
     echo "integration: an interrupted run keeps valid reports"
     "$H" run --backend sim --width 32 --kernel 'cuda/sgemm_naive' --junit "$T/int.xml" --json "$T/int.jsonl" >"$T/out" 2>&1 &
     pid=$!
-    for _ in $(seq 1 100); do [ -s "$T/int.jsonl" ] && break; sleep 0.1; done
+    # The header record comes first: wait for a result before interrupting.
+    for _ in $(seq 1 100); do grep -q '"record":"result"' "$T/int.jsonl" 2>/dev/null && break; sleep 0.1; done
     kill -TERM $pid; wait $pid
     if xmllint --noout "$T/int.xml" 2>"$T/xml"; then ok "JUnit valid after SIGTERM"; else bad "JUnit valid after SIGTERM" "$T/xml"; fi
     json_check "JSON lines complete after SIGTERM" "$T/int.jsonl" 'len(recs) > 0'
@@ -211,7 +213,7 @@ if [ -n "$(device_count sim)" ]; then
         bad "merged shards hold as many results as one run" "$T/out"
     fi
     if xmllint --noout "$T/merged.xml" 2>"$T/xml"; then ok "merged JUnit is valid XML"; else bad "merged JUnit is valid XML" "$T/xml"; fi
-    if grep -q '<svg' "$T/merged.html"; then ok "HTML report draws the failing cases"; else bad "HTML report draws the failing cases" "$T/merged.html"; fi
+    if grep -q 'id="overview"' "$T/merged.html" && grep -q '<details id="XFAIL">' "$T/merged.html"; then ok "HTML report: overview, expected failures folded"; else bad "HTML report: overview, expected failures folded" "$T/merged.html"; fi
     "$H" run --backend sim --width 32 --kernel 'cuda/reduce_generic' --record "$T/base.jsonl" --quiet >"$T/out" 2>&1
     expect_exit 0 "compare with an identical baseline" -- "$H" run --backend sim --width 32 --kernel 'cuda/reduce_generic' --compare "$T/base.jsonl" --quiet
     sed 's/"output_hash":"[0-9a-f]*"/"output_hash":"0123456789abcdef"/' "$T/base.jsonl" >"$T/base_bits.jsonl"
@@ -407,6 +409,113 @@ PY
     fi
     expect_exit 2 "bench --devices takes only 'all'" -- "$H" bench --backend sim --devices 1
     expect_exit 2 "bench --json needs a file" -- "$H" bench --backend sim --json
+    echo "integration: JSON lines schema, seeds as strings, JUnit per device, reproducers (issue 14)"
+    src=$(pwd)/kernels/cuda/reduce_wave64.cu
+    printf '[wave64_claimed_good]\nop = reduce\nlang = cuda\nsource = %s\nentry = reduce_wave64\nblock = 256\ngrid = n/1024\nchunk = 1024\n' "$src" >"$T/claimed.manifest"
+    expect_exit 1 "a broken kernel claimed good fails" -- "$H" run --backend sim --width 32 --only-manifest \
+        --manifest "$T/claimed.manifest" --case 'sum_4097' --json "$T/rep.jsonl" --junit "$T/rep.xml" --html "$T/rep.html"
+    cp "$T/out" "$T/rep.out"
+    json_check "every record carries the schema; header first, end last" "$T/rep.jsonl" \
+        'all(json.loads(l)["schema"] == 2 for l in open(sys.argv[1])) and json.loads(open(sys.argv[1]).readline())["record"] == "header" and json.loads(open(sys.argv[1]).readlines()[-1]) == {"schema": 2, "record": "end", "results": len(recs), "interrupted": False}'
+    json_check "seeds and hashes are strings" "$T/rep.jsonl" \
+        'recs and all(isinstance(r["seed"], str) and isinstance(r["output_hash"], str) for r in recs)'
+    seed_py=$(python3 -c 'import json,sys; print([r for r in map(json.loads, open(sys.argv[1])) if r.get("record") == "result"][0]["seed"])' "$T/rep.jsonl")
+    if grep -q "seed $seed_py\]" "$T/rep.out" && [ "${#seed_py}" -gt 16 ]; then ok "seed past 2^53 reads back exactly in python ($seed_py)"; else bad "seed reads back exactly in python" "$T/rep.out"; fi
+    if command -v jq >/dev/null; then
+        seed_jq=$(jq -r 'select(.record == "result") | .seed' "$T/rep.jsonl" | head -1)
+        if [ "$seed_jq" = "$seed_py" ]; then ok "jq reads the same seed"; else bad "jq reads the same seed ($seed_jq vs $seed_py)" "$T/rep.out"; fi
+    else
+        skip "jq reads the same seed" "jq not installed"
+    fi
+    if xmllint --noout "$T/rep.xml" 2>"$T/xml" && grep -q '<testsuite name="sim:0:w32"' "$T/rep.xml" &&
+        grep -q '<property name="device" value="SIMT' "$T/rep.xml" && grep -q 'hostname="' "$T/rep.xml" &&
+        grep -q 'classname="sim:0:w32:cuda/wave64_claimed_good"' "$T/rep.xml" &&
+        grep -q '<failure type="wrong" message="FAIL wrong: .*bad.*threshold.*seed' "$T/rep.xml" &&
+        grep -q '>reproduce: .*harness run --backend sim --device 0 --width 32' "$T/rep.xml"; then
+        ok "JUnit: suite per device and width, properties, figures in the message, reproducer in the body"
+    else
+        bad "JUnit: suite per device and width, properties, figures in the message, reproducer in the body" "$T/rep.xml"
+    fi
+    rerun=$(grep -m1 '^ *rerun: ' "$T/rep.out" | sed 's/^ *rerun: //')
+    if [ -n "$rerun" ] && grep -q 'rerun: <code>' "$T/rep.html"; then ok "failure line and HTML caption carry the reproducer"; else bad "failure line and HTML caption carry the reproducer" "$T/rep.out"; fi
+    eval "$rerun --json '$T/again.jsonl'" >"$T/out" 2>&1
+    json_check "the reproducer reruns that one case with the same verdict" "$T/again.jsonl" \
+        'len(recs) == 1 and recs[0]["case"] == "sum_4097" and recs[0]["verdict"] == "FAIL"'
+
+    echo "integration: invalid UTF-8 in a compiler message still makes valid reports (issue 17.11)"
+    # The compiler names the file: a folder name that is not UTF-8 puts raw bytes in the message.
+    U8="$T/utf$(printf '\377\376')"
+    mkdir -p "$U8"
+    cp tests/data/user_kernel/user.manifest "$U8/"
+    sed 's/float s = 0.0f;/float s = not_declared;/' tests/data/user_kernel/my_reduce.cu >"$U8/my_reduce.cu"
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$U8/user.manifest" \
+        --case 'sum_4097' --json "$T/utf.jsonl" --junit "$T/utf.xml" --html "$T/utf.html" >"$T/out" 2>&1
+    json_check "the compiler's message, path included, is in the record" "$T/utf.jsonl" \
+        'any("not_declared" in r["why"] and "utf\ufffd\ufffd/my_reduce.cu" in r["why"] for r in recs)'
+    if xmllint --noout "$T/utf.xml" 2>"$T/xml"; then ok "JUnit with invalid UTF-8 in a message is valid XML"; else bad "JUnit with invalid UTF-8 in a message is valid XML" "$T/xml"; fi
+    if python3 -c 'import sys; [open(f, encoding="utf-8").read() for f in sys.argv[1:]]' "$T/utf.jsonl" "$T/utf.html" "$T/out" 2>"$T/py"; then
+        ok "JSON, HTML and terminal output are valid UTF-8"
+    else
+        bad "JSON, HTML and terminal output are valid UTF-8" "$T/py"
+    fi
+
+    echo "integration: the gate refuses baselines and merges that do not add up (issue 17.8)"
+    run_reduce() { "$H" run --backend sim --width 32 --kernel 'cuda/reduce_generic' --quiet "$@"; }
+    run_reduce --case 'sum_1*' --record "$T/b.jsonl" >"$T/out" 2>&1
+    expect_exit 0 "compare with a whole baseline" -- run_reduce --case 'sum_1*' --compare "$T/b.jsonl"
+    : >"$T/b_empty.jsonl"
+    head -n 2 "$T/b.jsonl" >"$T/b_cut.jsonl"
+    printf '\0\0\0\0\n\0\0\n' >"$T/b_nul.jsonl"
+    for k in empty cut nul; do
+        expect_exit 2 "compare with a $k baseline" -- run_reduce --case 'sum_1*' --compare "$T/b_$k.jsonl"
+    done
+    expect_exit 2 "a baseline that does not cover the run" -- run_reduce --compare "$T/b.jsonl"
+    expect_exit 0 "... accepted with --allow-new" -- run_reduce --compare "$T/b.jsonl" --allow-new
+    run_reduce --shard 0/2 --json "$T/m0.jsonl" >"$T/out" 2>&1
+    run_reduce --shard 1/2 --json "$T/m1.jsonl" >"$T/out" 2>&1
+    expect_exit 0 "merge of both shards" -- "$H" merge --json "$T/m.jsonl" "$T/m0.jsonl" "$T/m1.jsonl"
+    expect_exit 2 "merge of the same shard twice" -- "$H" merge "$T/m0.jsonl" "$T/m0.jsonl"
+    expect_exit 2 "merge of one shard of two" -- "$H" merge "$T/m0.jsonl"
+    expect_exit 2 "merge of an empty file" -- "$H" merge "$T/m0.jsonl" "$T/b_empty.jsonl"
+    expect_exit 2 "merge of NUL garbage" -- "$H" merge "$T/m0.jsonl" "$T/b_nul.jsonl"
+
+    echo "integration: every write checked, outputs checked before the run (issue 17.9)"
+    for f in json junit; do
+        if [ -w /dev/full ]; then
+            expect_exit 2 "--$f /dev/full" -- run_reduce --case sum_1 "--$f" /dev/full
+            if grep -q "/dev/full: cannot write: No space left" "$T/out"; then ok "--$f /dev/full says why"; else bad "--$f /dev/full says why" "$T/out"; fi
+        else
+            skip "--$f /dev/full" "no /dev/full"
+        fi
+    done
+    for opt in --html --record; do
+        expect_exit 2 "unwritable $opt fails before the run" -- run_reduce "$opt" "$T/no/such/dir/x"
+        if ! grep -q "references in" "$T/out"; then ok "$opt checked before the run"; else bad "$opt checked before the run" "$T/out"; fi
+    done
+    expect_exit 2 "missing --compare file fails before the run" -- run_reduce --compare "$T/none.jsonl"
+    if ! grep -q "references in" "$T/out"; then ok "--compare checked before the run"; else bad "--compare checked before the run" "$T/out"; fi
+
+    echo "integration: an all-NaN failure says where its NaN came from (issue 17.4)"
+    mkdir -p "$T/nan"
+    sed 's/C\[(size_t)row \* N + col\] = acc;/C[(size_t)row * N + col] = C[(size_t)row * N + col] + acc;/' \
+        kernels/cuda/sgemm_naive.cu >"$T/nan/reads_c.cu"
+    printf '[reads_c]\nop = sgemm\nlang = cuda\nsource = reads_c.cu\nentry = sgemm_naive\nblock = 16 16\ngrid = N/16 M/16\n' >"$T/nan/nan.manifest"
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$T/nan/nan.manifest" \
+        --case 'edge_15x16x17' --json "$T/nan.jsonl" >"$T/out" 2>&1
+    if grep -q "240 NaN from the output poison (C read before it was written)" "$T/out" && ! grep -q "max ratio 0," "$T/out"; then
+        ok "NaN counted by origin, no 'max ratio 0'"
+    else
+        bad "NaN counted by origin, no 'max ratio 0'" "$T/out"
+    fi
+    json_check "nan_poison in the record" "$T/nan.jsonl" 'recs[0]["nan_poison"] == 240 and recs[0]["overflowed"] == 0'
+
+    echo "integration: reports valid and closed after SIGTERM"
+    "$H" run --backend sim --width 32 --kernel 'cuda/sgemm_naive' --junit "$T/term.xml" --json "$T/term.jsonl" >"$T/out" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 100); do [ "$(wc -l <"$T/term.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.1; done
+    kill -TERM $pid; wait $pid
+    if xmllint --noout "$T/term.xml" 2>"$T/xml"; then ok "JUnit valid after SIGTERM"; else bad "JUnit valid after SIGTERM" "$T/xml"; fi
+    if tail -1 "$T/term.jsonl" | grep -q '"record":"end".*"interrupted":true'; then ok "JSON ends with an end record saying interrupted"; else bad "JSON ends with an end record saying interrupted" "$T/term.jsonl"; fi
 fi
 
 echo
