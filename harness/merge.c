@@ -11,10 +11,6 @@
 #include "report.h"
 #include "run.h"
 
-static const char merge_usage[] =
-    "usage: harness merge [--junit OUT.xml] [--json OUT.jsonl] [--html OUT.html] [--record FILE]\n"
-    "                     [--compare FILE [--fail-on-bit-change] [--perf-threshold PCT]] IN.jsonl...\n";
-
 static int same_group(const struct rep_result *a, const struct rep_result *b)
 {
     return a->width == b->width && !strcmp(a->backend, b->backend) && !strcmp(a->device, b->device) &&
@@ -43,47 +39,6 @@ static int shard_artefact(const struct rep_result *all, int n, int i)
             passed += all[k].verdict == V_PASS || all[k].verdict == V_SUSPECT;
         }
     return !verdict_group_xpass(ran, passed);
-}
-
-static int parse(int argc, char **argv, struct merge_opts *o)
-{
-    base_opts_init(&o->out.base);
-    o->inputs = (const char **)xcalloc((size_t)argc, sizeof *o->inputs);
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **dst = !strcmp(a, "--junit") ? &o->junit
-                         : !strcmp(a, "--json") ? &o->json
-                         : !strcmp(a, "--html") ? &o->out.html
-                         : !strcmp(a, "--record") ? &o->out.record
-                         : !strcmp(a, "--compare") ? &o->out.compare : NULL;
-        if (!strcmp(a, "--fail-on-bit-change")) {
-            o->out.base.fail_on_bits = 1;
-        } else if (!strcmp(a, "--perf-threshold")) {
-            long pct;
-            if (!v || parse_long(v, &pct) || pct < 1 || pct > 10000) {
-                fprintf(stderr, "harness: merge: --perf-threshold %s: expected a percentage from 1 to 10000\n",
-                        v ? v : "");
-                return -1;
-            }
-            o->out.base.perf_pct = (double)pct, o->out.base.fail_on_perf = 1, i++;
-        } else if (dst) {
-            if (!v) {
-                fprintf(stderr, "harness: merge: %s needs a file name\n", a);
-                return -1;
-            }
-            *dst = v, i++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "harness: merge: unknown option %s\n%s", a, merge_usage);
-            return -1;
-        } else {
-            o->inputs[o->n_inputs++] = a;
-        }
-    }
-    if (!o->n_inputs) {
-        fprintf(stderr, "harness: merge: no input files\n%s", merge_usage);
-        return -1;
-    }
-    return 0;
 }
 
 /* Reads every input into one array, in the order given. */
@@ -143,14 +98,5 @@ int merge_files(const struct merge_opts *o)
         fprintf(stderr, "harness: merge: %s\n", err.msg);
     rep_close(&sink);
     free(all);
-    return code;
-}
-
-int merge_main(int argc, char **argv)
-{
-    struct merge_opts o;
-    memset(&o, 0, sizeof o);
-    int code = parse(argc, argv, &o) ? EXIT_USAGE : merge_files(&o);
-    free(o.inputs);
     return code;
 }
