@@ -319,6 +319,27 @@ else
     then ok "--shrink keeps a canary's class (unwritten at 1x1x1)"; else bad "--shrink keeps a canary's class" "$T/out"; fi
 fi
 
+echo "integration: make install, then the installed binary from another folder"
+if make --no-print-directory -s install BUILD="$BUILD" DESTDIR="$T/inst" PREFIX=/usr >"$T/out" 2>&1; then
+    ok "make install DESTDIR=... PREFIX=/usr"
+    if [ -z "$(device_count sim)" ]; then
+        skip "the installed binary runs" "sim backend not built"
+    else
+        (cd / && "$T/inst/usr/bin/harness" run --backend sim --width 32 --kernel cuda/sgemm_naive \
+            --case edge_15x16x17 --json "$T/inst.jsonl") >"$T/out" 2>&1
+        rc=$?
+        if [ $rc = 0 ]; then ok "installed harness runs from / (exit 0)"; else bad "installed harness exit $rc" "$T/out"; fi
+        json_check "installed harness: one PASS" "$T/inst.jsonl" "[r['verdict'] for r in recs] == ['PASS']"
+    fi
+    if (cd / && "$T/inst/usr/bin/harness" --version) | grep -qx "data: *$T/inst/usr/share/gpu-harness .*"; then
+        ok "installed harness finds its data next to itself"
+    else bad "installed harness finds its data next to itself" "$T/out"; fi
+    if HB_ROOT="$PWD" "$T/inst/usr/bin/harness" --version | grep -qx "data: *$PWD .*"; then ok "HB_ROOT still overrides"
+    else bad "HB_ROOT still overrides" "$T/out"; fi
+else
+    bad "make install DESTDIR=... PREFIX=/usr" "$T/out"
+fi
+
 echo
 echo "integration: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
