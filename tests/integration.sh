@@ -340,6 +340,42 @@ else
     bad "make install DESTDIR=... PREFIX=/usr" "$T/out"
 fi
 
+echo "integration: the CI examples"
+if python3 -c 'import yaml' 2>/dev/null; then
+    if python3 - >"$T/py" 2>&1 <<'PY'
+import re, yaml
+class Loader(yaml.SafeLoader): pass
+Loader.add_constructor('!reference', lambda loader, node: loader.construct_sequence(node))
+gh = yaml.load(open('ci/github-actions.yml'), Loader=Loader)
+on = gh.get(True, gh.get('on'))
+assert 'pull_request_target' not in on, 'pull_request_target runs fork code with secrets'
+for name, job in gh['jobs'].items():
+    runner = job['runs-on']
+    if 'self-hosted' in runner:
+        events = set(re.findall(r"github\.event_name == '(\w+)'", job.get('if', '')))
+        assert events and events <= {'push', 'merge_group', 'workflow_dispatch', 'schedule'}, (name, job.get('if'))
+        assert '!=' not in job['if'], (name, 'a negative condition lets pull requests in')
+    for step in job['steps']:
+        if 'action-junit-report' in step.get('uses', ''):
+            assert job.get('permissions', {}).get('checks') == 'write', (name, 'checks: write')
+report = yaml.load(open('ci/github-report.yml'), Loader=Loader)
+assert list(report.get(True, report.get('on'))) == ['workflow_run'] and report['permissions']['checks'] == 'write'
+assert not any('checkout' in s.get('uses', '') for j in report['jobs'].values() for s in j['steps'])
+gl = yaml.load(open('ci/gitlab-ci.yml'), Loader=Loader)
+for name, job in gl.items():
+    if name.startswith('.') or not isinstance(job, dict) or 'stage' not in job:
+        continue
+    assert job.get('image'), (name, 'every GitLab job names its image')
+    assert job['stage'] in gl['stages'], name
+print('ok')
+PY
+    then ok "workflows: no fork code on GPU runners, checks: write, every GitLab job has an image"
+    else bad "CI examples" "$T/py"; fi
+else
+    skip "CI examples" "python3 yaml module missing"
+fi
+if sh -n ci/install-deps.sh; then ok "install-deps.sh parses"; else bad "install-deps.sh parses"; fi
+
 echo
 echo "integration: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
