@@ -1,10 +1,8 @@
 /* shrink.c: --shrink. For a failing case, the smallest sizes that still fail with the same
- * verdict and classes, as property-based testing tools shrink a counterexample: each round
- * runs the case's (backend, device, width, kernel) group once, supervised as in the run
- * (sup_run_group), on candidates made from the best case so far by setting one size to 1,
- * halving it or taking one off (seed, distribution and row padding kept); the smallest
- * candidate that fails the same way becomes the best, until none does. It changes no result
- * of the run: trials go to their own sink, and the outcome is printed as its own reproducer. */
+ * verdict and classes, as property-based testing tools shrink a counterexample: rounds of
+ * candidates (one size set to 1, halved or less one; seed, distribution, padding kept) run as
+ * the case's group, supervised as in the run. Trials go to their own sink: no result of the
+ * run changes; the outcome is printed as its own reproducer. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
