@@ -3,7 +3,6 @@
  * candidates (one size set to 1, halved or less one; seed, distribution, padding kept) run as
  * the case's group, supervised as in the run. Trials go to their own sink: no result of the
  * run changes; the outcome is printed as its own reproducer. */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
