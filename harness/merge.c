@@ -12,12 +12,6 @@
 #include "report.h"
 #include "run.h"
 
-static const char merge_usage[] =
-    "usage: harness merge [--junit OUT.xml] [--json OUT.jsonl] [--html OUT.html] [--record FILE]\n"
-    "                     [--compare FILE [--fail-on-bit-change] [--perf-threshold PCT] [--allow-new]]\n"
-    "                     [--allow-partial] IN.jsonl...\n"
-    "Each input must be a whole --json file (header, results, end record); with --shard i/n\n"
-    "inputs, every shard once (--allow-partial: some may be missing).\n";
 
 /* Whether record i is an artefact of slicing. Each shard opens every group it has cases for,
  * so a group-wide SKIP or ERROR comes once per shard: keep the first. And each shard judges
@@ -41,54 +35,6 @@ static int shard_artefact(const struct rep_result *all, int n, int i)
             passed += all[k].verdict == V_PASS || all[k].verdict == V_SUSPECT;
         }
     return !verdict_group_xpass(ran, passed);
-}
-
-static int parse(int argc, char **argv, struct merge_opts *o)
-{
-    base_opts_init(&o->out.base);
-    o->inputs = (const char **)xcalloc((size_t)argc, sizeof *o->inputs);
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **dst = !strcmp(a, "--junit") ? &o->junit
-                         : !strcmp(a, "--json") ? &o->json
-                         : !strcmp(a, "--html") ? &o->out.html
-                         : !strcmp(a, "--record") ? &o->out.record
-                         : !strcmp(a, "--compare") ? &o->out.compare : NULL;
-        if (!strcmp(a, "--fail-on-bit-change")) {
-            o->out.base.fail_on_bits = 1;
-        } else if (!strcmp(a, "--allow-new")) {
-            o->out.base.allow_new = 1;
-        } else if (!strcmp(a, "--allow-partial")) {
-            o->allow_partial = 1;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(merge_usage, stdout);
-            return 1;
-        } else if (!strcmp(a, "--perf-threshold")) {
-            long pct;
-            if (!v || parse_long(v, &pct) || pct < 1 || pct > 10000) {
-                fprintf(stderr, "harness: merge: --perf-threshold %s: expected a percentage from 1 to 10000\n",
-                        v ? v : "");
-                return -1;
-            }
-            o->out.base.perf_pct = (double)pct, o->out.base.fail_on_perf = 1, i++;
-        } else if (dst) {
-            if (!v) {
-                fprintf(stderr, "harness: merge: %s needs a file name\n", a);
-                return -1;
-            }
-            *dst = v, i++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "harness: merge: unknown option %s\n%s", a, merge_usage);
-            return -1;
-        } else {
-            o->inputs[o->n_inputs++] = a;
-        }
-    }
-    if (!o->n_inputs) {
-        fprintf(stderr, "harness: merge: no input files\n%s", merge_usage);
-        return -1;
-    }
-    return 0;
 }
 
 /* Whether one input is whole: not empty, a header first, an end record whose count matches. */
@@ -249,16 +195,5 @@ done:
     free(sink);
     free(h);
     free(all);
-    return code;
-}
-
-
-int merge_main(int argc, char **argv)
-{
-    struct merge_opts o;
-    memset(&o, 0, sizeof o);
-    int rc = parse(argc, argv, &o);
-    int code = rc < 0 ? EXIT_USAGE : rc > 0 ? EXIT_OK : merge_files(&o);
-    free(o.inputs);
     return code;
 }

@@ -57,6 +57,8 @@ void run_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_
         cx->threads_by_backend[backend_slot] += r->threads;
         cx->kernel_ms_by_backend[backend_slot] += r->kernel_ms;
     }
+    if (cx->silent)
+        return;
     if (!cx->o->quiet || verdict_fails_run(r->verdict) || r->verdict == V_SKIP)
         if (r->verdict != V_PASS)
             rep_print_line(stdout, r, &cx->sink.hdr);
@@ -94,23 +96,13 @@ static void run_skip_racecheck(struct run_ctx *cx, const struct group *g)
  * the kernels in manifest order. */
 static void run_width(struct run_ctx *cx, const struct probe *p, int slot, int dv, int w)
 {
-    const struct run_opts *o = cx->o;
     printf("%s: %s (%s), width %d\n", p->name, p->dev[dv].name, p->dev[dv].driver, p->dev[dv].widths[w].width);
     for (int k = -1; k < cx->kernels.n && !sup_interrupted; k++) {
-        struct group g = {p, slot, dv, p->dev[dv].widths[w], NULL, NULL, 0};
-        if (k >= 0) {
-            g.k = &cx->kernels.k[k];
-            if (!plan_lang_listed(p->langs, g.k->lang) || !plan_kernel_selected(o, g.k->lang, g.k->name))
-                continue;
-        } else if (!p->vendor[0] || o->sanitize || !plan_kernel_selected(o, "vendor", p->vendor)) {
-            continue;
-        }
-        if (g.k && g.k->needs_racecheck && !plan_race_detector(o)) {
+        struct group g;
+        enum plan_group what = plan_group_at(cx, p, slot, dv, w, k, &g);
+        if (what == PLAN_NEEDS_RACECHECK)
             run_skip_racecheck(cx, &g);
-            continue;
-        }
-        plan_group_cases(cx, &g);
-        if (g.n_cases)
+        if (what == PLAN_GROUP)
             sup_run_group(cx, &g);
         free(g.cases);
     }
@@ -122,8 +114,8 @@ static void run_groups(struct run_ctx *cx, const struct probe *probes, int n_pro
     for (int b = 0; b < n_probes && !sup_interrupted; b++) {
         const struct probe *p = &probes[b];
         for (int dv = 0; dv < p->count && !sup_interrupted; dv++)
-            for (int w = 0; (o->device < 0 || o->device == dv) && w < p->dev[dv].n_widths && !sup_interrupted; w++)
-                if (plan_width_selected(o, p->dev[dv].widths[w].width))
+            for (int w = 0; w < p->dev[dv].n_widths && !sup_interrupted; w++)
+                if (plan_width_runs(o, p, dv, w))
                     run_width(cx, p, b, dv, w);
     }
 }
@@ -192,6 +184,8 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         run_groups(&cx, probes, n_probes);
+        if (o->shrink && !sup_interrupted)
+            shrink_failures(&cx, probes, n_probes);
         if (sup_interrupted)
             printf("\nharness: interrupted by signal %d: reports hold every result so far\n", (int)sup_interrupted);
         print_timing(&cx, probes, n_probes, ref_ms, now_ms() - t0);
