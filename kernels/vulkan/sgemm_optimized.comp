@@ -1,18 +1,19 @@
 // sgemm_optimized.comp: 128 x 128 block tile, BK = 8, 256 invocations (16 x 16) each computing
 // an 8 x 8 register tile; A is stored transposed in padded shared memory. On top of that: two
 // shared stages with the next tile's global loads held in registers (one barrier per tile),
-// vec4 global and shared accesses, warp tiles, fragments read one k step ahead, and a
-// check-free path for workgroups whose tile lies inside C. Every register array is indexed
-// only by constants once the [[unroll]] loops are unrolled (glslc -O does it): a dynamic index
-// sends the array to local memory, which made an earlier form of this shader 10x slower on
-// NVIDIA. Any M, N, K and subgroup size; written for exactly 256 invocations (block 16 16 1);
-// grid ceil(N/128) x ceil(M/128). Constants 3 and 4 select the variants speedlab/ times.
+// vec4 global and shared accesses, warp tiles, and a check-free path for workgroups whose tile
+// lies inside C. Fragments are read in the k step that uses them: reading step k+1's ahead
+// took 157 registers on NVIDIA, one workgroup per SM instead of two (35 against 40 TFLOPS at
+// 4096 on the H200, speedlab round 2); its compiler schedules the shared loads itself. Every
+// register array is indexed only by constants once the [[unroll]] loops are unrolled (glslc -O
+// does it): a dynamic index sends the array to local memory, which made an earlier form of
+// this shader 10x slower on NVIDIA. Any M, N, K and subgroup size; written for exactly 256
+// invocations (block 16 16 1); grid ceil(N/128) x ceil(M/128). speedlab/glsl/sgemm_lab.comp
+// holds the variants speedlab times.
 #version 450
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
-layout(constant_id = 3) const bool WHOLE_PATH = true; // interior tiles skip every bounds check
-layout(constant_id = 4) const bool FRAG_AHEAD = true; // read step k+1's fragments before step k's FMAs
 
 // Each buffer twice: as floats (odd sizes) and as vec4s (rows a multiple of 4 floats). The
 // vec4 views assume 16-byte aligned bindings: the harness binds at 4096-byte offsets.
@@ -41,7 +42,7 @@ bool vecA, vecB;
 uint nextA, nextB; // whole path: vec4 index of the next tile's loads in a4 and b4
 vec4 ga, gb;       // the next tile, on its way from global memory
 vec4 acc[16];      // acc[i * 2 + h]: row i of the 8 x 8, column half h
-vec4 fa[4], fb[4]; // fragments: [set * 2 + half]
+vec4 fa[2], fb[2]; // one k step's fragments: [half]
 
 vec4 load4A(uint r, uint k)
 {
@@ -90,20 +91,20 @@ void put(uint s)
     Bs[s][tid >> 5u][tid & 31u] = gb;
 }
 
-void frag(uint set, uint s, uint k)
+void frag(uint s, uint k)
 {
-    fa[set * 2u] = As[s][k][rm4];
-    fa[set * 2u + 1u] = As[s][k][rm4 + RH];
-    fb[set * 2u] = Bs[s][k][cn4];
-    fb[set * 2u + 1u] = Bs[s][k][cn4 + CH];
+    fa[0] = As[s][k][rm4];
+    fa[1] = As[s][k][rm4 + RH];
+    fb[0] = Bs[s][k][cn4];
+    fb[1] = Bs[s][k][cn4 + CH];
 }
 
-void fmas(uint set)
+void fmas()
 {
     [[unroll]] for (uint i = 0u; i < 8u; ++i) {
-        float av = fa[set * 2u + (i >> 2u)][i & 3u];
-        acc[i * 2u] = fma(vec4(av), fb[set * 2u], acc[i * 2u]);
-        acc[i * 2u + 1u] = fma(vec4(av), fb[set * 2u + 1u], acc[i * 2u + 1u]);
+        float av = fa[i >> 2u][i & 3u];
+        acc[i * 2u] = fma(vec4(av), fb[0], acc[i * 2u]);
+        acc[i * 2u + 1u] = fma(vec4(av), fb[1], acc[i * 2u + 1u]);
     }
 }
 
@@ -115,18 +116,13 @@ void tile(bool whole, uint s, uint t, bool more)
     if (more)
         fetch(whole, (t + 1u) * BK);
     [[unroll]] for (uint k = 0u; k < BK; ++k) {
-        uint f = FRAG_AHEAD ? k & 1u : 0u;
-        if (!FRAG_AHEAD)
-            frag(0u, s, k);
-        else if (k < BK - 1u)
-            frag(f ^ 1u, s, k + 1u);
+        frag(s, k);
+        // Step 7's fragments are in registers: the other stage can be filled and published.
         if (k == BK - 1u && more) {
             put(s ^ 1u);
             barrier();
-            if (FRAG_AHEAD)
-                frag(0u, s ^ 1u, 0u);
         }
-        fmas(f);
+        fmas();
     }
 }
 
@@ -139,7 +135,6 @@ void k_loop(bool whole, uint ntiles)
     fetch(whole, 0u);
     put(0u);
     barrier();
-    frag(0u, 0u, 0u);
     for (uint t = 0u; t < ntiles; t += 2u) {
         tile(whole, 0u, t, t + 1u < ntiles);
         if (t + 1u < ntiles)
@@ -176,7 +171,7 @@ void main()
         acc[i] = vec4(0.0);
     uint ntiles = (K + BK - 1u) / BK;
     // Uniform over the workgroup: each path's loop is uniform control flow.
-    if (WHOLE_PATH && vecA && vecB && (K % BK) == 0u && bm + BM <= M && bn + BN <= N)
+    if (vecA && vecB && (K % BK) == 0u && bm + BM <= M && bn + BN <= N)
         k_loop(true, ntiles);
     else
         k_loop(false, ntiles);

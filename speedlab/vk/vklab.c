@@ -1,8 +1,8 @@
 /* vklab.c: times the GLSL sgemm_optimized candidates on one Vulkan device (the H200's NVIDIA
  * ICD, or lavapipe here), as `harness bench` would: timestamp queries around one dispatch,
- * two warm-ups, median of --runs. Each candidate is first checked against a float64 host
- * reference on odd, vec4-aligned and empty shapes. No cuBLAS here: speedlab prints
- * cuBLAS's TFLOPS in the same device call. Not a conformance test. */
+ * two warm-ups after the clocks are raised, median of --runs. Each candidate is first checked
+ * against a float64 host reference on odd, vec4-aligned, whole-tile and empty shapes, and the
+ * driver's figures (registers, local memory) are printed. No cuBLAS here. Not a conformance test. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,12 +11,28 @@
 #include <vulkan/vulkan.h>
 
 #define VK(x) vl_check((x), #x, __LINE__)
-#define MAXV 8
+#define MAXV 12
+#define NSPEC 8
 
 struct variant {
-    const char *name, *spv;
-    uint32_t spec[5]; /* local size x y z, constants 3 and 4 (WHOLE_PATH, FRAG_AHEAD) */
+    const char *name, *spv; /* spv: a file name in the directory given on the command line */
+    uint32_t spec[NSPEC];   /* local size x y z, then constants 3-7 (ignored where not declared) */
     const char *what;
+};
+
+/* sgemm_lab.comp's constants 3-7: WHOLE_PATH, FRAG_AHEAD (whole path), EDGE_AHEAD,
+ * UNROLL2, FETCH_STEP. Its defaults (1 1 1 1 0) are round 2's shipped form. */
+static const struct variant variants[] = {
+    {"g_ship", "glsl_ship.spv", {16, 16, 1}, "kernels/vulkan/sgemm_optimized.comp in this tree"},
+    {"r2_ship", "glsl_lab.spv", {16, 16, 1, 1, 1, 1, 1, 0}, "round 2's ship (a step ahead), fragment set by k"},
+    {"r2_nofa", "glsl_lab.spv", {16, 16, 1, 1, 0, 0, 1, 0}, "round 2's g_nofa (own step), fragment set by k"},
+    {"fa_whole", "glsl_lab.spv", {16, 16, 1, 1, 1, 0, 1, 0}, "ahead on the whole-tile path only"},
+    {"fa_f4", "glsl_lab.spv", {16, 16, 1, 1, 1, 0, 1, 4}, "fa_whole, next tile's loads at step 4"},
+    {"fa_u1", "glsl_lab.spv", {16, 16, 1, 1, 1, 0, 0, 0}, "fa_whole, one tile per loop iteration"},
+    {"nofa_f4", "glsl_lab.spv", {16, 16, 1, 1, 0, 0, 1, 4}, "r2_nofa, next tile's loads at step 4"},
+    {"nofa_u1", "glsl_lab.spv", {16, 16, 1, 1, 0, 0, 0, 0}, "r2_nofa, one tile per loop iteration"},
+    {"nofa_ck", "glsl_lab.spv", {16, 16, 1, 0, 0, 0, 1, 0}, "r2_nofa with every tile on the checked path"},
+    {"glsl_v0", "glsl_v0.spv", {16, 16, 1}, "shipped before issue 15"},
 };
 
 struct lab {
@@ -211,28 +227,61 @@ static void layout_open(struct lab *l)
     VK(vkAllocateDescriptorSets(l->dev, &dai, &l->ds));
 }
 
-static VkPipeline pipeline(struct lab *l, const struct variant *v)
+static VkPipeline pipeline(struct lab *l, const char *dir, const struct variant *v)
 {
     size_t len;
-    void *code = read_file(v->spv, &len);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, v->spv);
+    void *code = read_file(path, &len);
     VkShaderModuleCreateInfo si = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, len, code};
     VkShaderModule mod;
     VK(vkCreateShaderModule(l->dev, &si, NULL, &mod));
     free(code);
-    VkSpecializationMapEntry map[5];
-    for (uint32_t i = 0; i < 5; i++)
+    VkSpecializationMapEntry map[NSPEC];
+    for (uint32_t i = 0; i < NSPEC; i++)
         map[i] = (VkSpecializationMapEntry){i, i * 4, 4};
-    VkSpecializationInfo spec = {5, map, sizeof v->spec, v->spec};
+    VkSpecializationInfo spec = {NSPEC, map, sizeof v->spec, v->spec};
     VkComputePipelineCreateInfo ci = {
         VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, NULL, 0,
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_COMPUTE_BIT, mod, "main", &spec},
         l->pl, VK_NULL_HANDLE, 0};
     if (l->stats)
-        ci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+        ci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR |
+                   (getenv("VKLAB_IR") ? VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR : 0);
     VkPipeline p;
     VK(vkCreateComputePipelines(l->dev, VK_NULL_HANDLE, 1, &ci, NULL, &p));
     vkDestroyShaderModule(l->dev, mod, NULL);
     return p;
+}
+
+/* Appends the driver's internal representations of p (SASS, if it offers any) to the file
+ * named by VKLAB_IR, under a line naming the variant; says on stdout how many there were. */
+static void dump_ir(const struct lab *l, VkPipeline p, const char *name)
+{
+    PFN_vkGetPipelineExecutableInternalRepresentationsKHR get =
+        (PFN_vkGetPipelineExecutableInternalRepresentationsKHR)vkGetDeviceProcAddr(
+            l->dev, "vkGetPipelineExecutableInternalRepresentationsKHR");
+    FILE *f = getenv("VKLAB_IR") ? fopen(getenv("VKLAB_IR"), "a") : NULL;
+    VkPipelineExecutableInfoKHR ei = {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, NULL, p, 0};
+    VkPipelineExecutableInternalRepresentationKHR ir[4];
+    uint32_t n = 4;
+    for (uint32_t i = 0; i < n; i++)
+        ir[i] = (VkPipelineExecutableInternalRepresentationKHR){
+            VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR, NULL, "", "", 0, 0, NULL};
+    if (f && get && get(l->dev, &ei, &n, ir) >= 0) {
+        for (uint32_t i = 0; i < n; i++) /* first call: sizes; second: the text */
+            ir[i].pData = ir[i].dataSize ? malloc(ir[i].dataSize) : NULL;
+        if (get(l->dev, &ei, &n, ir) >= 0)
+            for (uint32_t i = 0; i < n; i++)
+                if (ir[i].pData)
+                    fprintf(f, "==== %s: %s (%s)\n%.*s\n", name, ir[i].name, ir[i].description,
+                            (int)ir[i].dataSize, (const char *)ir[i].pData);
+        printf("            %u internal representation(s) written\n", n);
+        for (uint32_t i = 0; i < n; i++)
+            free(ir[i].pData);
+    }
+    if (f)
+        fclose(f);
 }
 
 /* The driver's own figures for the pipeline's one executable (NVIDIA: registers, shared
@@ -341,25 +390,33 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void check_all(struct lab *l, const struct variant *vs, int nv, VkPipeline *pipes, struct buf *stage)
+/* Shapes: odd (scalar paths), vec4 rows with edge tiles, whole tiles beside edge tiles with
+ * an odd and an even number of k tiles, empty K, 1x1x1, and a tile short in both directions. */
+static void check_all(struct lab *l, const char *dir, int nv, VkPipeline *pipes, struct buf *stage, int *ok)
 {
-    static const int shapes[][3] = {{257, 263, 251}, {260, 264, 136}, {17, 33, 0}, {1, 1, 1}, {129, 127, 300}};
+    static const int shapes[][3] = {{257, 263, 251}, {260, 264, 136}, {264, 392, 264}, {384, 256, 1024},
+                                    {17, 33, 0},     {1, 1, 1},       {129, 127, 300}};
+    const struct variant *vs = variants;
     for (int v = 0; v < nv; v++) {
-        pipes[v] = pipeline(l, &vs[v]);
+        pipes[v] = pipeline(l, dir, &vs[v]);
         double worst = 0;
-        for (int s = 0; s < 5; s++) {
+        for (int s = 0; s < 7; s++) {
             double e = check_shape(l, pipes[v], shapes[s][0], shapes[s][1], shapes[s][2], stage);
             if (!(e <= 1e-5))
                 printf("  FAIL %s %dx%dx%d: max |C - ref| / max |ref| = %.3g\n", vs[v].name, shapes[s][0],
                        shapes[s][1], shapes[s][2], e);
             worst = e > worst || e != e ? e : worst;
         }
+        ok[v] = worst <= 1e-5;
         printf("  %-8s checked, max rel err %.2e: %s\n", vs[v].name, worst, vs[v].what);
         print_stats(l, pipes[v]);
+        if (l->stats)
+            dump_ir(l, pipes[v], vs[v].name);
     }
 }
 
-/* ms[v][s]: median of `runs` dispatches of variant v at size s, after two warm-ups. */
+/* ms[v][s]: median of `runs` dispatches of variant v at size s, after two warm-ups; the
+ * variants take turns, so that a drift of clocks or temperature touches every one alike. */
 static void time_all(struct lab *l, int nv, VkPipeline *pipes, struct buf *stage, const int *sizes, int n_sizes,
                      int runs, double ms[][8])
 {
@@ -373,15 +430,16 @@ static void time_all(struct lab *l, int nv, VkPipeline *pipes, struct buf *stage
          * 0.1 ms dispatch do not wake it (round 1 timed 1024 at a tenth of 2048's rate). */
         for (double busy = 0; busy < 300.0;)
             busy += dispatch(l, pipes[0], (int)n, (int)n, (int)n);
-        for (int v = 0; v < nv; v++) {
-            double t[64];
-            for (int i = -2; i < runs; i++) {
+        double t[MAXV][64];
+        for (int i = -2; i < runs; i++)
+            for (int v = 0; v < nv; v++) {
                 double x = dispatch(l, pipes[v], (int)n, (int)n, (int)n);
                 if (i >= 0)
-                    t[i] = x;
+                    t[v][i] = x;
             }
-            qsort(t, (size_t)runs, sizeof t[0], cmp_double);
-            ms[v][s] = t[runs / 2];
+        for (int v = 0; v < nv; v++) {
+            qsort(t[v], (size_t)runs, sizeof t[v][0], cmp_double);
+            ms[v][s] = t[v][runs / 2];
         }
         buf_free(l, &A), buf_free(l, &B), buf_free(l, &C);
     }
@@ -403,27 +461,20 @@ int main(int argc, char **argv)
                 argv[i + 1] = comma ? comma + 1 : argv[i + 1] + strlen(argv[i + 1]);
             }
     }
-    char p0[1024], p2[1024];
-    snprintf(p0, sizeof p0, "%s/glsl_v0.spv", dir);
-    snprintf(p2, sizeof p2, "%s/glsl_ship.spv", dir);
-    struct variant vs[] = {
-        {"glsl_v0", p0, {16, 16, 1, 1, 1}, "shipped before issue 15"},
-        {"g_ship", p2, {16, 16, 1, 1, 1}, "kernels/vulkan/sgemm_optimized.comp in this tree (whole-tile path, frags ahead)"},
-        {"g_edge", p2, {16, 16, 1, 0, 1}, "g_ship with every tile on the checked path"},
-        {"g_nofa", p2, {16, 16, 1, 1, 0}, "g_ship without fragments read a step ahead"},
-    };
-    int nv = (int)(sizeof vs / sizeof vs[0]);
+    const struct variant *vs = variants;
+    int nv = (int)(sizeof variants / sizeof variants[0]);
     struct lab l;
     memset(&l, 0, sizeof l);
     lab_open(&l);
     layout_open(&l);
-    size_t maxn = 512;
+    size_t maxn = 1024; /* the stage holds the largest checked operand (384 x 1024) */
     for (int s = 0; s < n_sizes; s++)
         maxn = (size_t)sizes[s] > maxn ? (size_t)sizes[s] : maxn;
     struct buf stage = buf_new(&l, maxn * maxn * 4, 1);
     VkPipeline pipes[MAXV];
     double ms[MAXV][8];
-    check_all(&l, vs, nv, pipes, &stage);
+    int ok[MAXV];
+    check_all(&l, dir, nv, pipes, &stage, ok);
     time_all(&l, nv, pipes, &stage, sizes, n_sizes, runs, ms);
     printf("\nGLSL sgemm_optimized candidates, TFLOPS (median of %d):\n  %-8s", runs, "kernel");
     for (int s = 0; s < n_sizes; s++)
@@ -433,7 +484,7 @@ int main(int argc, char **argv)
         printf("  %-8s", vs[v].name);
         for (int s = 0; s < n_sizes; s++)
             printf(" %8.2f", 2.0 * sizes[s] * (double)sizes[s] * sizes[s] / (ms[v][s] * 1e9));
-        printf("\n");
+        printf("  %s\n", ok[v] ? "ok" : "WRONG");
     }
     return 0;
 }
