@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "case.h"
+
 #define COUNT_WIDTH 8
 
 void rep_json_string(FILE *out, const char *s)
@@ -74,6 +76,15 @@ void rep_write_json(FILE *out, const struct rep_result *r)
     rep_json_string(out, r->why);
     fprintf(out, ",\"M\":%ld,\"N\":%ld,\"K\":%ld,\"n\":%ld,\"dist\":\"%s\",\"seed\":%" PRIu64, r->M, r->N,
             r->K, r->n, r->dist, r->seed);
+    /* Only what a kernel declared: rows of kernels with the op's ABI keep their fields. */
+    if (r->scalars & CASE_ALPHA)
+        json_num(out, "alpha", r->alpha);
+    if (r->scalars & CASE_BETA)
+        json_num(out, "beta", r->beta);
+    if (r->col_major)
+        fputs(",\"layout\":\"col\"", out);
+    if (r->cmp.repeat_ulp)
+        fprintf(out, ",\"repeat_ulp\":%" PRIu64, r->cmp.repeat_ulp);
     fprintf(out, ",\"elements\":%ld,\"bad\":%ld,\"nan_mismatch\":%ld,\"unwritten\":%ld", r->cmp.elements,
             r->cmp.bad, r->cmp.nan_mismatch, r->cmp.unwritten);
     json_num(out, "max_ratio", r->cmp.max_ratio);

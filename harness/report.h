@@ -28,6 +28,9 @@ struct rep_result {
     enum hb_verdict verdict;
     long M, N, K, n;
     long lda, ldb, ldc;     /* sgemm_strided row strides, 0 otherwise */
+    unsigned scalars;       /* sgemm: the kernel takes alpha (CASE_ALPHA) and/or beta (CASE_BETA) */
+    float alpha, beta;      /* the values it was given (1 and 0 for one that takes none) */
+    int col_major;          /* sgemm: the kernel's data were column-major (layout = col) */
     char dist[12];
     uint64_t seed;
     struct cmp_result cmp;
