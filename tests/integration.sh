@@ -414,6 +414,10 @@ else
         --width 32 --only-manifest --manifest "$U/nobeta.manifest" --case "$C" --json "$T/nobeta.jsonl" --quiet
     json_check "ignoring beta is FAIL wrong on row- and column-major data, right where beta = 0" "$T/nobeta.jsonl" \
         'all(any(r["verdict"] == "FAIL" and r["classes"] == "wrong" for r in find(kernel=k)) and find(kernel=k, case="beta0_33x31x17")[0]["verdict"] == "PASS" for k in ("gemm_row_nobeta", "gemm_col_nobeta"))'
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest tests/data/sim/oob.manifest \
+        --kernel '*/oob_read_write' --case 'edge_15x16x17,m0_*' --json "$T/oobm0.jsonl" --quiet >"$T/out" 2>&1
+    json_check "an empty grid after a faulting case is not charged with that case's accesses" "$T/oobm0.jsonl" \
+        'find(case="edge_15x16x17")[0]["verdict"] == "FAIL" and find(case="m0_0x17x5")[0]["verdict"] == "PASS"'
     expect_exit 1 "a user kernel that does not compile fails the run" -- env XDG_CACHE_HOME="$T/cache" "$H" run --backend sim \
         --width 32 --only-manifest --manifest "$U/broken.manifest" --case 'edge_15*' --json "$T/ubrk.jsonl" --quiet
     json_check "it is an ERROR with the compiler's first error and the log" "$T/ubrk.jsonl" \
