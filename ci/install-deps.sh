@@ -1,14 +1,37 @@
 #!/bin/sh
 # install-deps.sh: the Debian 12 packages the harness, its backends and its tests need.
-# CUDA is not a Debian package here: the CUDA backend builds when nvcc is found under
-# CUDA_HOME (default /usr/local/cuda) and is skipped otherwise.
+# CUDA is not a Debian package: the CUDA backend builds when nvcc is found under CUDA_HOME
+# (default /usr/local/cuda) and is skipped otherwise. With CUDA=13-0 (a toolkit version as
+# NVIDIA's apt repository spells it) this also installs that toolkit from NVIDIA's Debian 12
+# repository, without a driver: a GPU runner or container brings its own.
+# APT_ARCHIVES=DIR keeps the downloaded .deb files in DIR, for a CI cache to restore.
 set -eu
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
+APT_OPTS=
+if [ -n "${APT_ARCHIVES:-}" ]; then
+    mkdir -p "$APT_ARCHIVES/partial"
+    APT_OPTS="-o Dir::Cache::Archives=$APT_ARCHIVES"
+fi
+# shellcheck disable=SC2086 # APT_OPTS is two words or none
+apt_install() { $SUDO apt-get $APT_OPTS install -y -q --no-install-recommends "$@"; }
+
 $SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends \
-    build-essential pkg-config python3 libxml2-utils clang libclang-rt-14-dev \
-    libopenblas-dev check \
+apt_install \
+    build-essential pkg-config python3 python3-yaml libxml2-utils clang libclang-rt-14-dev \
+    libopenblas-dev check libjson-c-dev jq git ca-certificates \
     libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers vulkan-tools \
     hipcc libamdhip64-dev
+
+if [ -n "${CUDA:-}" ]; then
+    apt_install curl
+    keyring=$(mktemp)
+    curl -fsSL -o "$keyring" \
+        https://developer.download.nvidia.com/compute/cuda/repos/debian12/x86_64/cuda-keyring_1.1-1_all.deb
+    $SUDO dpkg -i "$keyring"
+    rm -f "$keyring"
+    $SUDO apt-get update -q
+    # The toolkit (nvcc, cudart, cuBLAS, NVRTC) links /usr/local/cuda, the CUDA_HOME default.
+    apt_install "cuda-toolkit-$CUDA"
+fi

@@ -102,6 +102,18 @@ struct hb_args {
     } params[HB_MAX_PARAMS];
 };
 
+/* What the compiler and the occupancy calculator say of a loaded kernel at its block size,
+ * for bench's columns (the brief's occupancy chapter); -1 (0 for the doubles) where a
+ * backend cannot tell. */
+struct hb_kernel_info {
+    int regs;             /* registers per thread */
+    int shared_bytes;     /* shared memory per block (static, plus the spec's dynamic bytes) */
+    int local_bytes;      /* local (spill) memory per thread */
+    int blocks_per_sm;    /* resident blocks per SM or CU, from the occupancy calculator */
+    double occupancy;     /* resident threads / the SM's maximum, 0..1 */
+    double dram_peak_gbs; /* the device's DRAM bandwidth: the roofline of memory-bound kernels */
+};
+
 /* An out-of-bounds access a backend saw exactly (the emulator sees every access). */
 struct hb_fault {
     long long count;    /* accesses of this kind outside their buffer's data; 0: none */
@@ -158,6 +170,9 @@ struct hb_backend {
     /* Which binary a loaded kernel runs: its path, or its source with the compiler and flags
      * that built it, so a report never leaves in doubt what was tested. NULL: not said. */
     const char *(*kernel_origin)(hb_ctx *ctx, hb_kern *kern);
+    /* Appended to ABI 2 (issue 15): the figures of a loaded kernel, NULL where a backend
+     * has none (the emulator). Times nothing and launches nothing. */
+    int (*kernel_info)(hb_ctx *ctx, hb_kern *kern, struct hb_kernel_info *out);
 };
 
 /* Every backend shared object exports exactly this symbol. */

@@ -1,7 +1,9 @@
 /* baseline.c: recording a run and comparing a later run with the record. Records are matched
  * by (backend, device, lang, kernel, width, case) after sorting both sides, so the order of
- * either run does not matter; identical keys (two identical GPUs) pair up in run order.
- * It reports and counts; the exit code stays with main. */
+ * either run does not matter; identical keys (two identical GPUs) pair up in run order. A
+ * record must prove it is whole (header, end record, count) before it gates anything: an
+ * empty or cut baseline passes everything as "new". It reports and counts; the exit code
+ * stays with main. */
 #include "baseline.h"
 
 #include <errno.h>
@@ -17,6 +19,7 @@
 
 void base_opts_init(struct base_opts *o)
 {
+    o->allow_new = 0;
     o->error_growth = 2.0;
     o->perf_pct = 10.0;
     o->fail_on_bits = 0;
@@ -54,26 +57,20 @@ double *base_perf_ratios(const struct rep_result *all, int n)
     return ratio;
 }
 
-int base_record(const char *path, const struct rep_sink *s, struct hb_err *err)
+void base_record(FILE *f, const struct rep_sink *s)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        err_set(err, "%s: cannot write: %s", path, strerror(errno));
-        return -1;
-    }
     char *buf = NULL;
     size_t len = 0;
     double *ratios = base_perf_ratios(s->all, s->n);
+    jsonl_write_header(f, &s->hdr);
     for (int i = 0; i < s->n; i++) {
         /* The writer's own line, with one field added before its closing brace. */
         FILE *m = open_memstream(&buf, &len);
         if (!m) {
-            err_set(err, "open_memstream: %s", strerror(errno));
-            free(ratios);
-            fclose(f);
-            return -1;
+            jsonl_write(f, &s->all[i]); /* no memory for the copy: the record without its ratio */
+            continue;
         }
-        rep_write_json(m, &s->all[i]);
+        jsonl_write(m, &s->all[i]);
         fclose(m);
         double ratio = ratios[i];
         if (ratio > 0 && len >= 2 && buf[len - 2] == '}') {
@@ -86,11 +83,35 @@ int base_record(const char *path, const struct rep_sink *s, struct hb_err *err)
         buf = NULL;
     }
     free(ratios);
-    if (fclose(f)) {
-        err_set(err, "%s: write failed: %s", path, strerror(errno));
-        return -1;
+    jsonl_write_end(f, s->n, s->interrupted);
+}
+
+struct jsonl_run *base_load(const char *path, struct hb_err *err)
+{
+    struct jsonl_run *run = xcalloc(1, sizeof *run);
+    struct hb_err why = {{0}};
+    if (jsonl_read_run(path, run, err)) {
+        free(run);
+        return NULL;
     }
-    return 0;
+    if (!run->has_header)
+        err_set(&why, "no run header: not a baseline from --record (or one written before schema %d: record it "
+                      "again)", JSONL_SCHEMA);
+    else if (!run->has_end)
+        err_set(&why, "no end record: the file was cut short");
+    else if (run->end_results != run->n)
+        err_set(&why, "%d results where its end record says %ld: the file was damaged", run->n, run->end_results);
+    else if (run->interrupted)
+        err_set(&why, "recorded from an interrupted run: it covers only part of its cases");
+    else if (!run->n)
+        err_set(&why, "holds no results: nothing to compare with");
+    if (why.msg[0]) {
+        err_set(err, "--compare %s: %s", path, why.msg);
+        jsonl_run_free(run);
+        free(run);
+        return NULL;
+    }
+    return run;
 }
 
 /* One side of the comparison, sortable by key; idx is the place in its own run. */
@@ -105,6 +126,8 @@ static int key_cmp(const struct rep_result *a, const struct rep_result *b)
     if ((c = strcmp(a->backend, b->backend)) || (c = strcmp(a->device, b->device)) ||
         (c = strcmp(a->lang, b->lang)) || (c = strcmp(a->kernel, b->kernel)))
         return c;
+    if (a->device_index != b->device_index)
+        return a->device_index < b->device_index ? -1 : 1;
     if (a->width != b->width)
         return a->width < b->width ? -1 : 1;
     return strcmp(a->case_name, b->case_name);
@@ -218,17 +241,15 @@ static int driver_notes(FILE *out, const struct base_ref *a, const struct base_r
     return notes;
 }
 
-int base_compare(const char *path, const struct rep_sink *s, const struct base_opts *o, FILE *out,
-                 struct hb_err *err)
+int base_compare(const struct jsonl_run *old, const char *path, const struct rep_sink *s, const struct base_opts *o,
+                 FILE *out, struct hb_err *err)
 {
     struct base_opts defaults;
     base_opts_init(&defaults);
     if (!o)
         o = &defaults;
-    struct rep_result *old_all;
-    int on;
-    if (jsonl_read(path, &old_all, &on, err))
-        return -1;
+    const struct rep_result *old_all = old->results;
+    int on = old->n;
     struct base_ref *a = sorted(old_all, on), *b = sorted(s->all, s->n);
     int *pair_a = xcalloc((size_t)(on < s->n ? on : s->n) + 1, sizeof *pair_a);
     int *pair_b = xcalloc((size_t)(on < s->n ? on : s->n) + 1, sizeof *pair_b);
@@ -276,6 +297,10 @@ int base_compare(const char *path, const struct rep_sink *s, const struct base_o
     free(pair_b);
     free(a);
     free(b);
-    free(old_all);
+    if (t.added && !o->allow_new) {
+        err_set(err, "--compare %s: the baseline does not cover %d result%s of this run (listed as \"new\" above); "
+                     "record it again, or pass --allow-new", path, t.added, t.added == 1 ? "" : "s");
+        return -1;
+    }
     return t.failing;
 }

@@ -1,8 +1,11 @@
 /* bench.c: times every SGEMM form at each size and every reduction at one large n, each
- * in a child process like the conformance run. Per timing: two warm-up launches, then the
- * median of `runs` launches' device times (events, timestamp queries). SGEMM is reported
- * as TFLOPS, % of the vendor library (cuBLAS) and % of the device's fp32 peak; reductions
- * as GB/s read and % of a device-to-device copy's bandwidth (bytes read plus written). */
+ * in a child process like the conformance run, on device 0 of each backend or on every
+ * device (--devices all). Per timing: two warm-up launches, then the median of `runs`
+ * launches' device times (events, timestamp queries). SGEMM is reported as TFLOPS, % of the
+ * vendor library (cuBLAS) on a device of the same name and % of the fp32 peak; reductions
+ * as GB/s read, % of a device-to-device copy (bytes read plus written) and % of the DRAM
+ * peak. Next to each kernel: registers, shared memory and occupancy where the backend can
+ * tell. The rows also go to bench_out.c's JSON, CSV and SVG writers. */
 #include "bench.h"
 
 #include <fnmatch.h>
@@ -11,21 +14,29 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "backend.h"
 #include "child.h"
 #include "gen.h"
 #include "loader.h"
 #include "manifest.h"
 #include "probe.h"
+#include "run.h"
 
 #define BENCH_TIMEOUT_MS 600000
-
-enum bench_kind { BK_KERNEL, BK_VENDOR, BK_COPY };
 
 struct bench_msg {
     int ok;
     double ms[BENCH_MAX_SIZES]; /* median per size (one entry for reductions and copy) */
+    int have_info;
+    struct hb_kernel_info info;
     char err[256];
+};
+
+struct bench_job {
+    const struct bench_opts *o;
+    const struct probe *p;
+    const struct kern_desc *k;
+    enum bench_what what;
+    int device;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -43,7 +54,7 @@ static const struct hb_width_option *default_width(const struct hb_device_info *
 }
 
 /* Median device time of `runs` launches after two warm-ups, or a negative value. */
-static double time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, enum bench_kind kind,
+static double time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, enum bench_what what,
                             const unsigned grid[3], const struct hb_args *args, size_t copy_bytes, int runs)
 {
     double t[64];
@@ -51,9 +62,9 @@ static double time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *k
         runs = 64;
     for (int i = -2; i < runs; i++) {
         double ms = 0;
-        int rc = kind == BK_KERNEL ? be->launch(ctx, kern, grid, args, &ms)
-               : kind == BK_VENDOR ? be->vendor_sgemm(ctx, args, &ms)
-                                   : be->copy(ctx, args->bufs[1], 0, args->bufs[0], 0, copy_bytes, &ms);
+        int rc = what == BENCH_KERNEL ? be->launch(ctx, kern, grid, args, &ms)
+               : what == BENCH_VENDOR ? be->vendor_sgemm(ctx, args, &ms)
+                                      : be->copy(ctx, args->bufs[1], 0, args->bufs[0], 0, copy_bytes, &ms);
         if (rc != HB_OK)
             return -1;
         if (i >= 0)
@@ -63,110 +74,106 @@ static double time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *k
     return t[runs / 2];
 }
 
-struct bench_job {
-    const struct bench_opts *o;
-    const struct probe *p;
-    const struct kern_desc *k;
-    enum bench_kind kind;
-};
+/* One point: an n^3 SGEMM or an n-float reduction (or copy) on fresh uniform data. Returns
+ * its median time, or -1 with m->err. */
+static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const struct bench_job *job,
+                          int sgemm, long n, struct bench_msg *m)
+{
+    const struct kern_desc *k = job->k;
+    struct hb_case c;
+    memset(&c, 0, sizeof c);
+    c.op = sgemm ? OP_SGEMM : OP_REDUCE;
+    c.M = c.N = c.K = n;
+    c.n = n;
+    c.dist = DIST_UNIFORM; /* never time zeros: they can run faster than real data */
+    c.seed = (uint64_t)n;
+    size_t elems[3] = {(size_t)n * (sgemm ? (size_t)n : 1), sgemm ? (size_t)n * n : 0, sgemm ? (size_t)n * n : 0};
+    if (!sgemm)
+        elems[1] = job->what == BENCH_COPY ? elems[0] : (size_t)((n + k->chunk - 1) / k->chunk);
+    struct hb_args args;
+    memset(&args, 0, sizeof args);
+    args.n_bufs = sgemm ? 3 : 2;
+    args.n_ints = sgemm ? 3 : 1;
+    args.ints[0] = args.ints[1] = args.ints[2] = (int32_t)n;
+    int failed = 0;
+    for (int b = 0; b < args.n_bufs && !failed; b++) {
+        size_t bytes = elems[b] * sizeof(float);
+        failed = be->alloc(ctx, bytes, &args.bufs[b]) != HB_OK;
+        if (!failed && b < args.n_bufs - 1) {
+            float *host = xcalloc(elems[b], sizeof(float));
+            gen_fill(host, elems[b], &c, sgemm ? n : k ? k->chunk : 1, b);
+            failed = be->upload(ctx, args.bufs[b], 0, host, bytes) != HB_OK;
+            free(host);
+        }
+    }
+    unsigned grid[3] = {1, 1, 1};
+    struct hb_err err = {{0}};
+    double ms = -1;
+    if (!failed && job->what == BENCH_KERNEL && kern_grid(k, &c, grid, &err))
+        snprintf(m->err, sizeof m->err, "%.250s", err.msg);
+    else if (!failed)
+        ms = time_launches(be, ctx, kern, job->what, grid, &args, elems[0] * sizeof(float), job->o->runs);
+    if (ms < 0 && !m->err[0])
+        snprintf(m->err, sizeof m->err, "size %ld: %.230s", n, be->last_error(ctx));
+    for (int b = 0; b < args.n_bufs; b++)
+        if (args.bufs[b])
+            be->release(ctx, args.bufs[b]);
+    return ms;
+}
+
+/* In the child, on an open context: loads the kernel (and asks its figures), then times
+ * each point. */
+static void bench_measure(const struct hb_backend *be, hb_ctx *ctx, const struct bench_job *job,
+                          struct bench_msg *m)
+{
+    hb_kern *kern = NULL;
+    if ((job->what == BENCH_VENDOR && !be->vendor_sgemm) || (job->what == BENCH_COPY && !be->copy)) {
+        snprintf(m->err, sizeof m->err, "backend %s has no %s", job->p->name,
+                 job->what == BENCH_COPY ? "copy" : "vendor library");
+        return;
+    }
+    if (job->what == BENCH_KERNEL) {
+        struct hb_kernel_spec spec;
+        kern_spec(job->k, xstrdup(path_exe_dir()), &spec);
+        if (be->load(ctx, &spec, &kern) != HB_OK) {
+            snprintf(m->err, sizeof m->err, "load: %.240s", be->last_error(ctx));
+            return;
+        }
+        if (be->abi >= 2 && be->kernel_info)
+            m->have_info = be->kernel_info(ctx, kern, &m->info) == HB_OK;
+    }
+    int sgemm = job->what == BENCH_VENDOR || (job->what == BENCH_KERNEL && job->k->op == OP_SGEMM);
+    m->ok = 1;
+    for (int s = 0; m->ok && s < (sgemm ? job->o->n_sizes : 1); s++) {
+        m->ms[s] = bench_point(be, ctx, kern, job, sgemm, sgemm ? job->o->sizes[s] : job->o->reduce_n, m);
+        m->ok = m->ms[s] >= 0;
+    }
+}
 
 static void bench_child(void *arg, int fd)
 {
     const struct bench_job *job = arg;
-    const struct bench_opts *o = job->o;
-    const struct probe *p = job->p;
-    const struct kern_desc *k = job->k;
-    enum bench_kind kind = job->kind;
     struct bench_msg m;
     memset(&m, 0, sizeof m);
-    const struct hb_width_option *w = default_width(&p->dev[0]);
+    const struct hb_width_option *w = default_width(&job->p->dev[job->device]);
     if (w->env[0])
         putenv(xstrdup(w->env));
     struct hb_err err = {{0}};
-    const struct hb_backend *be = ldr_open(p->name, &err);
+    const struct hb_backend *be = ldr_open(job->p->name, &err);
     hb_ctx *ctx = NULL;
-    hb_kern *kern = NULL;
-    if (!be) {
+    if (!be)
         snprintf(m.err, sizeof m.err, "%.250s", err.msg);
-        goto done;
-    }
-    if (be->open(&ctx, 0, w->width, m.err, sizeof m.err) != HB_OK)
-        goto done;
-    if ((kind == BK_VENDOR && !be->vendor_sgemm) || (kind == BK_COPY && !be->copy)) {
-        snprintf(m.err, sizeof m.err, "backend %s has no %s", p->name, kind == BK_COPY ? "copy" : "vendor library");
-        goto done;
-    }
-    if (kind == BK_KERNEL) {
-        char *build = xstrdup(path_exe_dir());
-        struct hb_kernel_spec spec;
-        kern_spec(k, build, &spec);
-        if (be->load(ctx, &spec, &kern) != HB_OK) {
-            snprintf(m.err, sizeof m.err, "load: %.240s", be->last_error(ctx));
-            goto done;
-        }
-    }
-    int sgemm = kind == BK_VENDOR || (kind == BK_KERNEL && k->op == OP_SGEMM);
-    int n_points = sgemm ? o->n_sizes : 1;
-    for (int s = 0; s < n_points; s++) {
-        long n = sgemm ? o->sizes[s] : o->reduce_n;
-        struct hb_case c;
-        memset(&c, 0, sizeof c);
-        c.op = sgemm ? OP_SGEMM : OP_REDUCE;
-        c.M = c.N = c.K = n;
-        c.n = n;
-        c.dist = DIST_UNIFORM; /* never time zeros: they can run faster than real data */
-        c.seed = (uint64_t)n;
-        size_t elems[3] = {(size_t)n * (sgemm ? (size_t)n : 1), sgemm ? (size_t)n * n : 0, sgemm ? (size_t)n * n : 0};
-        if (!sgemm)
-            elems[1] = kind == BK_COPY ? elems[0] : (size_t)((n + k->chunk - 1) / k->chunk);
-        struct hb_args args;
-        memset(&args, 0, sizeof args);
-        args.n_bufs = sgemm ? 3 : 2;
-        int failed = 0;
-        for (int b = 0; b < args.n_bufs && !failed; b++) {
-            size_t bytes = elems[b] * sizeof(float);
-            failed = be->alloc(ctx, bytes, &args.bufs[b]) != HB_OK;
-            if (!failed && b < args.n_bufs - 1) {
-                float *host = xcalloc(elems[b], sizeof(float));
-                gen_fill(host, elems[b], &c, sgemm ? n : k ? k->chunk : 1, b);
-                failed = be->upload(ctx, args.bufs[b], 0, host, bytes) != HB_OK;
-                free(host);
-            }
-        }
-        unsigned grid[3] = {1, 1, 1};
-        if (sgemm) {
-            args.n_ints = 3;
-            args.ints[0] = args.ints[1] = args.ints[2] = (int32_t)n;
-        } else {
-            args.n_ints = 1;
-            args.ints[0] = (int32_t)n;
-        }
-        if (!failed && kind == BK_KERNEL && kern_grid(k, &c, grid, &err)) {
-            snprintf(m.err, sizeof m.err, "%.250s", err.msg);
-            goto done;
-        }
-        m.ms[s] = failed ? -1 : time_launches(be, ctx, kern, kind, grid, &args, elems[0] * sizeof(float), o->runs);
-        for (int b = 0; b < args.n_bufs; b++)
-            if (args.bufs[b])
-                be->release(ctx, args.bufs[b]);
-        if (m.ms[s] < 0) {
-            snprintf(m.err, sizeof m.err, "size %ld: %.230s", n, be->last_error(ctx));
-            goto done;
-        }
-    }
-    m.ok = 1;
-done:
+    else if (be->open(&ctx, job->device, w->width, m.err, sizeof m.err) == HB_OK)
+        bench_measure(be, ctx, job, &m);
     child_write(fd, &m, sizeof m);
 }
 
-static int bench_one(const struct bench_opts *o, const struct probe *p, const struct kern_desc *k,
-                     enum bench_kind kind, struct bench_msg *m)
+static int bench_one(const struct bench_job *job, struct bench_msg *m)
 {
     memset(m, 0, sizeof *m);
-    struct bench_job job = {o, p, k, kind};
     struct child ch;
     struct hb_err err = {{0}};
-    if (child_spawn(&ch, bench_child, &job, &err)) {
+    if (child_spawn(&ch, bench_child, (void *)job, &err)) {
         snprintf(m->err, sizeof m->err, "%.250s", err.msg);
         return -1;
     }
@@ -181,36 +188,176 @@ static int bench_one(const struct bench_opts *o, const struct probe *p, const st
     return m->ok ? 0 : -1;
 }
 
-/* Benches kernel k on probe p if it is a selected, shipped (not canary) kernel of `op` the
- * backend runs: 1 with m filled and `full` naming it, 0 when not selected, -1 on failure
- * (printed). */
-static int bench_selected(const struct bench_opts *o, const struct probe *p, const struct kern_desc *k,
-                          enum hb_op op, char *full, size_t full_len, struct bench_msg *m)
+/* The rows of one run, and the yardsticks they are divided by. */
+struct bench_state {
+    const struct bench_opts *o;
+    struct probe probes[LDR_MAX];
+    int n_probes;
+    struct bench_row *rows;
+    int n_rows, cap;
+    int failures;
+};
+
+static struct bench_row *row_add(struct bench_state *st, const struct probe *p, int dev, const char *impl,
+                                 enum bench_what what, int sgemm, long n, double ms)
 {
-    snprintf(full, full_len, "%.8s/%.100s", k->lang, k->name);
-    if (k->op != op || k->expect || !strstr(p->langs, k->lang) ||
-        (o->kernel_glob && fnmatch(o->kernel_glob, k->name, 0) && fnmatch(o->kernel_glob, full, 0)))
-        return 0;
-    snprintf(full, full_len, "%.8s/%.80s (%.15s)", k->lang, k->name, p->name);
-    if (bench_one(o, p, k, BK_KERNEL, m)) {
-        printf("  %-28s %s\n", full, m->err);
-        return -1;
+    if (st->n_rows == st->cap) {
+        st->cap = st->cap ? 2 * st->cap : 64;
+        st->rows = realloc(st->rows, (size_t)st->cap * sizeof *st->rows);
+        if (!st->rows)
+            abort();
     }
-    return 1;
+    struct bench_row *r = &st->rows[st->n_rows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->impl, sizeof r->impl, "%s", impl);
+    snprintf(r->backend, sizeof r->backend, "%s", p->name);
+    snprintf(r->device, sizeof r->device, "%s", p->dev[dev].name);
+    snprintf(r->driver, sizeof r->driver, "%s", p->dev[dev].driver);
+    r->device_index = dev;
+    r->what = what;
+    r->sgemm = sgemm;
+    r->n = n;
+    r->ms = ms;
+    double bytes = (double)n * sizeof(float) * (what == BENCH_COPY ? 2 : 1);
+    r->rate = sgemm ? 2.0 * n * n * (double)n / (ms * 1e-3) / 1e12 : bytes / (ms * 1e-3) / 1e9;
+    r->pct_ruler = r->pct_peak = -1;
+    if (sgemm && p->dev[dev].fp32_peak_tflops > 0)
+        r->pct_peak = 100.0 * r->rate / p->dev[dev].fp32_peak_tflops;
+    return r;
 }
 
-static void print_row(const char *impl, const char *device, long n, double ms, double vendor_ms, double peak)
+/* The yardstick row for `r`: the same size's vendor SGEMM (or the copy) on a device of the
+ * same name, else on the first device that has one; NULL when there is none. */
+static const struct bench_row *ruler_for(const struct bench_state *st, const struct bench_row *r)
 {
-    double tflops = 2.0 * n * n * (double)n / (ms * 1e-3) / 1e12;
-    printf("  %-28s %-24.24s %6ld %9.2f", impl, device, n, tflops);
-    if (vendor_ms > 0)
-        printf(" %10.1f%%", 100.0 * vendor_ms / ms);
+    enum bench_what want = r->sgemm ? BENCH_VENDOR : BENCH_COPY;
+    const struct bench_row *first = NULL;
+    for (int i = 0; i < st->n_rows; i++) {
+        const struct bench_row *q = &st->rows[i];
+        if (q->what != want || q->n != r->n)
+            continue;
+        if (!strcmp(q->device, r->device))
+            return q;
+        if (!first)
+            first = q;
+    }
+    return first;
+}
+
+static int device_count(const struct bench_state *st, const struct probe *p)
+{
+    return st->o->all_devices ? (p->count < MAX_DEVICES ? p->count : MAX_DEVICES) : 1;
+}
+
+static void print_pct(double pct)
+{
+    if (pct >= 0)
+        printf(" %10.1f%%", pct);
     else
         printf(" %11s", "n/a");
-    if (peak > 0)
-        printf(" %10.1f%%\n", 100.0 * tflops / peak);
+}
+
+/* One row as text, named `label` (the implementation and its backend). */
+static void print_row(const char *label, const struct bench_row *r)
+{
+    printf("  %-28.28s %-24.24s ", label, r->device);
+    if (r->sgemm)
+        printf("%6ld %9.2f", r->n, r->rate);
     else
-        printf(" %11s\n", "n/a");
+        printf("%9.1f", r->rate);
+    print_pct(r->pct_ruler);
+    print_pct(r->pct_peak);
+    if (r->have_info)
+        printf("  %4d %7d %5.0f%% (%d/SM)%s", r->info.regs, r->info.shared_bytes, 100.0 * r->info.occupancy,
+               r->info.blocks_per_sm, r->info.local_bytes > 0 ? " spills" : "");
+    printf("\n");
+}
+
+/* Times one kernel, the vendor library (k NULL, sgemm) or the copy (k NULL, !sgemm) on
+ * device dev of probe p and adds its rows; on failure prints why and counts it. */
+static void bench_add(struct bench_state *st, const struct probe *p, int dev, const struct kern_desc *k, int sgemm)
+{
+    enum bench_what what = k ? BENCH_KERNEL : sgemm ? BENCH_VENDOR : BENCH_COPY;
+    struct bench_job job = {st->o, p, k, what, dev};
+    struct bench_msg m;
+    char impl[96];
+    if (k)
+        snprintf(impl, sizeof impl, "%.8s/%.80s", k->lang, k->name);
+    else
+        snprintf(impl, sizeof impl, "%.60s", sgemm ? p->vendor : "device copy");
+    char shown[128];
+    snprintf(shown, sizeof shown, "%.90s (%.15s)", impl, p->name);
+    if (bench_one(&job, &m)) {
+        printf("  %-28s %s\n", shown, m.err);
+        st->failures += what == BENCH_KERNEL;
+        return;
+    }
+    for (int s = 0; s < (sgemm ? st->o->n_sizes : 1); s++) {
+        struct bench_row *r = row_add(st, p, dev, impl, what, sgemm, sgemm ? st->o->sizes[s] : st->o->reduce_n,
+                                      m.ms[s]);
+        r->have_info = m.have_info;
+        r->info = m.info;
+        const struct bench_row *ruler = ruler_for(st, r);
+        if (ruler)
+            r->pct_ruler = 100.0 * (sgemm ? ruler->ms / r->ms : r->rate / ruler->rate);
+        if (!sgemm && m.have_info && m.info.dram_peak_gbs > 0)
+            r->pct_peak = 100.0 * r->rate / m.info.dram_peak_gbs;
+        print_row(shown, r);
+    }
+}
+
+/* Whether kernel k is a selected, shipped (not canary) kernel of `op` that probe p runs. */
+static int selected(const struct bench_opts *o, const struct probe *p, const struct kern_desc *k, enum hb_op op)
+{
+    char full[128];
+    snprintf(full, sizeof full, "%.8s/%.100s", k->lang, k->name);
+    return k->op == op && !k->expect && strstr(p->langs, k->lang) &&
+           (!o->kernel_glob || !fnmatch(o->kernel_glob, k->name, 0) || !fnmatch(o->kernel_glob, full, 0));
+}
+
+static void bench_sgemm(struct bench_state *st, const struct kern_set *ks)
+{
+    printf("SGEMM (C = A*B, fp32, uniform data; median of %d after 2 warm-ups)\n", st->o->runs);
+    printf("  %-28s %-24s %6s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "n", "TFLOPS",
+           "% of vendor", "% fp32 peak", "regs", "smem B", "occupancy");
+    /* The yardsticks first, in this same run. */
+    for (int i = 0; i < st->n_probes; i++)
+        for (int d = 0; st->probes[i].vendor[0] && d < device_count(st, &st->probes[i]); d++)
+            bench_add(st, &st->probes[i], d, NULL, 1);
+    for (int i = 0; i < st->n_probes; i++)
+        for (int d = 0; d < device_count(st, &st->probes[i]); d++)
+            for (int j = 0; j < ks->n; j++)
+                if (selected(st->o, &st->probes[i], &ks->k[j], OP_SGEMM))
+                    bench_add(st, &st->probes[i], d, &ks->k[j], 1);
+}
+
+/* The bandwidth yardstick is the first backend's device-to-device copy on a device of the
+ * same name, as the vendor SGEMM is for SGEMM. Each backend's own copy is shown too (a
+ * Vulkan copy may run on a DMA engine, far below what the SMs move). */
+static void bench_reduce(struct bench_state *st, const struct kern_set *ks)
+{
+    printf("\nReductions (n = %ld floats; GB/s of input read; a copy counts bytes read plus written)\n",
+           st->o->reduce_n);
+    printf("  %-28s %-24s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "GB/s", "% of copy",
+           "% DRAM peak", "regs", "smem B", "occupancy");
+    for (int i = 0; i < st->n_probes; i++)
+        for (int d = 0; d < device_count(st, &st->probes[i]); d++) {
+            bench_add(st, &st->probes[i], d, NULL, 0);
+            for (int j = 0; j < ks->n; j++)
+                if (selected(st->o, &st->probes[i], &ks->k[j], OP_REDUCE))
+                    bench_add(st, &st->probes[i], d, &ks->k[j], 0);
+        }
+}
+
+static int bench_outputs(const struct bench_state *st, struct hb_err *err)
+{
+    if (st->o->json && bench_write_json(st->o->json, st->o, st->rows, st->n_rows, err))
+        return -1;
+    if (st->o->csv && bench_write_csv(st->o->csv, st->rows, st->n_rows, err))
+        return -1;
+    if (st->o->svg && bench_write_svg(st->o->svg, st->rows, st->n_rows, err))
+        return -1;
+    return 0;
 }
 
 int bench_main(const struct bench_opts *o, struct hb_err *err)
@@ -221,84 +368,33 @@ int bench_main(const struct bench_opts *o, struct hb_err *err)
     int rc = kern_discover(dir, &ks, err);
     free(dir);
     if (rc)
-        return 2;
-    struct probe probes[LDR_MAX];
-    int n_probes = 0;
+        return EXIT_USAGE;
+    struct bench_state *st = xcalloc(1, sizeof *st);
+    st->o = o;
     char list[256];
     snprintf(list, sizeof list, "%s", o->backends);
-    for (char *save = NULL, *name = strtok_r(list, ",", &save); name && n_probes < LDR_MAX; name = strtok_r(NULL, ",", &save)) {
+    int code = EXIT_OK;
+    for (char *save = NULL, *name = strtok_r(list, ",", &save); name && st->n_probes < LDR_MAX && !code;
+         name = strtok_r(NULL, ",", &save)) {
+        struct probe *p = &st->probes[st->n_probes++];
         if (!ldr_is_known(name)) {
             err_set(err, "unknown backend '%s'", name);
-            kern_set_free(&ks);
-            return 2;
+            code = EXIT_USAGE;
+            break;
         }
-        prb_probe(name, &probes[n_probes]);
-        if (probes[n_probes].count <= 0) {
-            err_set(err, "backend %s: no usable device: %s", name, probes[n_probes].err[0] ? probes[n_probes].err : "none found");
-            kern_set_free(&ks);
-            return 3;
-        }
-        n_probes++;
-    }
-    /* The yardsticks, measured first, in this same run. */
-    struct bench_msg vendor = {0, {0}, ""}, copy = {0, {0}, ""};
-    const struct probe *vendor_p = NULL;
-    for (int i = 0; i < n_probes && !vendor_p; i++)
-        if (probes[i].vendor[0] && !bench_one(o, &probes[i], NULL, BK_VENDOR, &vendor))
-            vendor_p = &probes[i];
-    printf("SGEMM (C = A*B, fp32, uniform data; median of %d after 2 warm-ups)\n", o->runs);
-    printf("  %-28s %-24s %6s %9s %11s %11s\n", "implementation", "device", "n", "TFLOPS",
-           vendor_p ? "% of vendor" : "% vendor", "% fp32 peak");
-    if (vendor_p)
-        for (int s = 0; s < o->n_sizes; s++) {
-            char impl[64];
-            snprintf(impl, sizeof impl, "%s (%s)", vendor_p->vendor, vendor_p->name);
-            print_row(impl, vendor_p->dev[0].name, o->sizes[s], vendor.ms[s], vendor.ms[s], vendor_p->dev[0].fp32_peak_tflops);
-        }
-    int failures = 0;
-    for (int i = 0; i < n_probes; i++)
-        for (int j = 0; j < ks.n; j++) {
-            struct bench_msg m;
-            char full[128];
-            int rc = bench_selected(o, &probes[i], &ks.k[j], OP_SGEMM, full, sizeof full, &m);
-            failures += rc < 0;
-            for (int s = 0; rc > 0 && s < o->n_sizes; s++)
-                print_row(full, probes[i].dev[0].name, o->sizes[s], m.ms[s], vendor_p ? vendor.ms[s] : 0,
-                          probes[i].dev[0].fp32_peak_tflops);
-        }
-    /* The bandwidth yardstick is the first backend's device-to-device copy, as the vendor
-     * SGEMM is for SGEMM: one ruler for every row. Each backend's own copy is shown too (a
-     * Vulkan copy may run on a DMA engine, far below what the SMs move). */
-    double bytes = (double)o->reduce_n * sizeof(float);
-    double ruler_gbs = 0;
-    printf("\nReductions (n = %ld floats; GB/s of input read; a copy counts bytes read plus written)\n", o->reduce_n);
-    printf("  %-28s %-24s %9s %11s\n", "implementation", "device", "GB/s", "% of copy");
-    for (int i = 0; i < n_probes; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "device copy (%s)", probes[i].name);
-        if (!bench_one(o, &probes[i], NULL, BK_COPY, &copy)) {
-            double gbs = 2 * bytes / (copy.ms[0] * 1e-3) / 1e9;
-            if (ruler_gbs == 0)
-                ruler_gbs = gbs;
-            printf("  %-28s %-24.24s %9.1f %10.1f%%\n", name, probes[i].dev[0].name, gbs, 100.0 * gbs / ruler_gbs);
-        } else {
-            printf("  %-28s %s\n", name, copy.err);
-        }
-        for (int j = 0; j < ks.n; j++) {
-            struct bench_msg m;
-            char full[128];
-            int rc = bench_selected(o, &probes[i], &ks.k[j], OP_REDUCE, full, sizeof full, &m);
-            failures += rc < 0;
-            if (rc <= 0)
-                continue;
-            double gbs = bytes / (m.ms[0] * 1e-3) / 1e9;
-            printf("  %-28s %-24.24s %9.1f", full, probes[i].dev[0].name, gbs);
-            if (ruler_gbs > 0)
-                printf(" %10.1f%%\n", 100.0 * gbs / ruler_gbs);
-            else
-                printf(" %11s\n", "n/a");
+        prb_probe(name, p);
+        if (p->count <= 0) {
+            err_set(err, "backend %s: no usable device: %s", name, p->err[0] ? p->err : "none found");
+            code = EXIT_NO_DEVICE;
         }
     }
+    if (!code) {
+        bench_sgemm(st, &ks);
+        bench_reduce(st, &ks);
+        code = bench_outputs(st, err) ? EXIT_USAGE : st->failures ? EXIT_FAILURES : EXIT_OK;
+    }
+    free(st->rows);
+    free(st);
     kern_set_free(&ks);
-    return failures ? 1 : 0;
+    return code;
 }

@@ -79,7 +79,9 @@ int cli_parse(int argc, char **argv, const char *usage, const struct cli_opt *op
     }
     longs[n++] = (struct option){"help", no_argument, NULL, 'h'};
     longs[n] = (struct option){NULL, 0, NULL, 0};
-    optind = 1, opterr = 0;
+    /* 0, not 1: glibc then starts afresh (its permutation state), as a second parse in one
+     * process (the tests) needs. */
+    optind = 0, opterr = 0;
     for (int c; (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1;) {
         if (c == 'h') {
             cli_help(stdout, usage, opts);

@@ -129,8 +129,27 @@ static void note_ratio(struct cmp_result *r, double ratio, double t)
         r->max_ratio = ratio, r->threshold = t;
 }
 
+/* A NaN's payload (mantissa less the quiet bit) survives arithmetic on x86 and GPUs alike,
+ * so it names the pattern it came from; its sign and quiet bit do not. */
+#define NAN_PAYLOAD(bits) ((bits) & 0x003fffffu)
+
+static void count_nan_origin(struct cmp_result *r, float got)
+{
+    if (!isnan(got))
+        return;
+    uint32_t bits;
+    memcpy(&bits, &got, sizeof bits);
+    if (NAN_PAYLOAD(bits) == NAN_PAYLOAD(GRD_POISON_BITS))
+        r->nan_poison++;
+    else if (NAN_PAYLOAD(bits) == NAN_PAYLOAD(GRD_BITS))
+        r->nan_guard++;
+    else
+        r->nan_other++;
+}
+
 static void mark_nan(struct cmp_result *r, const struct elem *e, float got)
 {
+    count_nan_origin(r, got);
     heat_mark(r, e->cell, CMP_HEAT_NAN);
     r->nan_mismatch++;
     r->classes |= CLS_NAN;

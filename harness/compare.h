@@ -21,6 +21,11 @@ struct cmp_result {
     long elements;        /* elements compared (C entries, or block partials) */
     long bad;             /* past the threshold, NaN/Inf mismatches, overflows and unwritten, together */
     long nan_mismatch;
+    long nan_poison;      /* NaN results carrying the output poison's payload (guard.h): C was
+                             read before the kernel wrote it, and the poison went through */
+    long nan_guard;       /* NaN results carrying the guard pattern's payload: an input was
+                             read past its end */
+    long nan_other;       /* any other NaN result where the truth is not NaN */
     long unwritten;
     long overflowed;      /* +-Inf or NaN where the truth is finite (or the other Inf) but terms of
                              that sign sum to within the error bound of float overflow: an

@@ -1,6 +1,8 @@
-/* html.h: one self-contained HTML page for a run: verdict counts, a table per kernel, and for
- * each failing or XFAIL case an inline SVG of where its bad elements sit (the heat map) with
- * the figures as a caption. No scripts and no external files; it reads only the records. */
+/* html.h: one self-contained HTML page for a run: an overview matrix (kernels x backend,
+ * device and width, coloured by verdict, each cell a link), the failures with a heat map of
+ * where their bad elements sit and the command that reruns them, the expected failures
+ * folded away, and the table per kernel. No scripts and no external files; it reads only
+ * the records and decides nothing. */
 #ifndef HB_HTML_H
 #define HB_HTML_H
 
@@ -9,9 +11,18 @@
 #include "report.h"
 #include "util.h"
 
-int html_write(const char *path, const struct rep_sink *s, struct hb_err *err);
+/* Writes the page to out; the caller checks the writes when it closes out. */
+void html_write(FILE *out, const struct rep_sink *s);
 
-/* Text escaped for HTML element content and quoted attributes; exposed for the tests. */
+/* Text escaped for HTML element content and quoted attributes, invalid UTF-8 and controls
+ * written as U+FFFD; exposed for the tests. */
 void html_text(FILE *out, const char *s);
+
+/* html_map.c: one failing case as a <figure>: its heat map (when it has an output) and a
+ * caption with the figures and the reproducer; `id` is its anchor. */
+void html_figure(FILE *out, const struct rep_result *r, const struct run_header *h, const char *id);
+/* The colour legend of the maps. */
+void html_legend(FILE *out);
+extern const char *const html_verdict_color[V_COUNT];
 
 #endif

@@ -1,247 +1,90 @@
-/* jsonl.c: the reader for report.c's JSON lines. A small recursive-descent parser over one
- * line: an object of strings, numbers and (for first_bad and oob) one nested object, where
- * non-finite figures are the strings "nan", "inf", "-inf" and the heat map a hex string.
- * Unknown keys are skipped so readers keep working when writers add fields. */
+/* jsonl.c: the JSON lines reader. json-c parses each line strictly (UTF-8 checked); this file
+ * only walks the field table (jsonl_table.h) over the parsed object and checks each value's
+ * type and range. Keys it does not know are skipped, so readers keep working when writers
+ * add fields; a file from a newer schema is refused rather than half read. */
 #include "jsonl.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <json-c/json.h>
 #include <math.h>
-#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Longest decoded string: the heat map (two hex digits a cell) with room to spare. */
-#define JSONL_STR_MAX (4 * CMP_HEAT * CMP_HEAT)
+#include "jsonl_table.h"
+#include "text.h"
 
-struct jsonl_val {
-    int is_str;
-    size_t len;
-    char text[JSONL_STR_MAX]; /* decoded string, or the raw number/literal token */
-};
-
-struct jsonl_cur {
-    const char *p;
-    struct hb_err *err;
-    struct jsonl_val v;
-};
-
-/* Keys a line must carry to mean a result at all. */
-enum { REQ_BACKEND = 1, REQ_LANG = 2, REQ_KERNEL = 4, REQ_CASE = 8, REQ_VERDICT = 16, REQ_OP = 32, REQ_WIDTH = 64 };
-#define REQ_ALL 127
-
-static void ws(struct jsonl_cur *c)
+/* json-c clamps integers it cannot hold to these: a field never legitimately holds them. */
+static int clamped(struct json_object *v)
 {
-    while (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' || *c->p == '\n')
-        c->p++;
+    int64_t i = json_object_get_int64(v);
+    return i == INT64_MAX || i == INT64_MIN || json_object_get_uint64(v) == UINT64_MAX;
 }
 
-static int hexval(char ch)
+static int get_int(struct json_object *v, const char *key, int64_t lo, int64_t hi, int64_t *out, struct hb_err *err)
 {
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
+    if (!json_object_is_type(v, json_type_int) || clamped(v)) {
+        err_set(err, "\"%s\": expected an integer", key);
+        return -1;
+    }
+    *out = json_object_get_int64(v);
+    if (*out < lo || *out > hi) {
+        err_set(err, "\"%s\": %lld is out of range", key, (long long)*out);
+        return -1;
+    }
+    return 0;
+}
+
+static int get_u64(struct json_object *v, const char *key, uint64_t *out, struct hb_err *err)
+{
+    if (json_object_is_type(v, json_type_int) && !clamped(v) && json_object_get_int64(v) >= 0) {
+        *out = json_object_get_uint64(v);
+        return 0;
+    }
+    err_set(err, "\"%s\": expected an unsigned integer", key);
     return -1;
 }
 
-static int put(struct jsonl_cur *c, char ch)
+static int get_double(struct json_object *v, const char *key, double *out, struct hb_err *err)
 {
-    if (c->v.len + 1 >= sizeof c->v.text) {
-        err_set(c->err, "string longer than %d bytes", JSONL_STR_MAX - 1);
-        return -1;
-    }
-    c->v.text[c->v.len++] = ch;
-    return 0;
-}
-
-/* Appends code point u as UTF-8 (the writer only emits \u00XX, but any is accepted). */
-static int put_utf8(struct jsonl_cur *c, unsigned u)
-{
-    if (u < 0x80)
-        return put(c, (char)u);
-    if (u < 0x800)
-        return put(c, (char)(0xc0 | u >> 6)) || put(c, (char)(0x80 | (u & 0x3f)));
-    return put(c, (char)(0xe0 | u >> 12)) || put(c, (char)(0x80 | ((u >> 6) & 0x3f))) ||
-           put(c, (char)(0x80 | (u & 0x3f)));
-}
-
-static int parse_string(struct jsonl_cur *c)
-{
-    c->v.len = 0;
-    c->v.is_str = 1;
-    if (*c->p != '"') {
-        err_set(c->err, "expected a string");
-        return -1;
-    }
-    c->p++;
-    for (;;) {
-        char ch = *c->p++;
-        if (!ch) {
-            err_set(c->err, "unterminated string");
-            return -1;
-        }
-        if (ch == '"')
-            break;
-        if ((unsigned char)ch < 0x20) {
-            err_set(c->err, "raw control character 0x%02x in a string", (unsigned char)ch);
-            return -1;
-        }
-        if (ch != '\\') {
-            if (put(c, ch))
-                return -1;
-            continue;
-        }
-        char e = *c->p++;
-        const char *plain = strchr("\"\\/bfnrt", e);
-        if (e && plain) {
-            static const char decoded[] = "\"\\/\b\f\n\r\t";
-            if (put(c, decoded[plain - "\"\\/bfnrt"]))
-                return -1;
-        } else if (e == 'u') {
-            unsigned u = 0;
-            for (int k = 0; k < 4; k++) {
-                int h = hexval(c->p[k]);
-                if (h < 0) {
-                    err_set(c->err, "bad \\u escape");
-                    return -1;
-                }
-                u = u * 16 + (unsigned)h;
-            }
-            c->p += 4;
-            if (!u) {
-                err_set(c->err, "\\u0000 in a string");
-                return -1;
-            }
-            if (put_utf8(c, u))
-                return -1;
-        } else {
-            err_set(c->err, "bad escape \\%c", e ? e : '0');
-            return -1;
-        }
-    }
-    c->v.text[c->v.len] = 0;
-    return 0;
-}
-
-/* A number or literal: the raw token up to the next delimiter, converted by the key's type. */
-static int parse_scalar(struct jsonl_cur *c)
-{
-    if (*c->p == '"')
-        return parse_string(c);
-    c->v.is_str = 0;
-    c->v.len = 0;
-    while (*c->p && !strchr(",}] \t\r\n", *c->p))
-        if (put(c, *c->p++))
-            return -1;
-    c->v.text[c->v.len] = 0;
-    if (!c->v.len) {
-        if (*c->p)
-            err_set(c->err, "expected a value before '%c'", *c->p);
-        else
-            err_set(c->err, "expected a value at end of line");
-        return -1;
-    }
-    return 0;
-}
-
-static int want_number(struct jsonl_cur *c, const char *key)
-{
-    if (c->v.is_str) {
-        err_set(c->err, "\"%s\": expected a number, got a string", key);
-        return -1;
-    }
-    return 0;
-}
-
-static int to_long(struct jsonl_cur *c, const char *key, long *out)
-{
-    if (want_number(c, key))
-        return -1;
-    if (parse_long(c->v.text, out)) {
-        err_set(c->err, "\"%s\": '%s' is not an integer", key, c->v.text);
-        return -1;
-    }
-    return 0;
-}
-
-static int to_int(struct jsonl_cur *c, const char *key, int *out)
-{
-    long v;
-    if (to_long(c, key, &v))
-        return -1;
-    if (v < -2147483647L - 1 || v > 2147483647L) {
-        err_set(c->err, "\"%s\": %ld is out of range", key, v);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-static int to_u64(struct jsonl_cur *c, const char *key, uint64_t *out)
-{
-    if (want_number(c, key))
-        return -1;
-    if (parse_u64(c->v.text, out)) {
-        err_set(c->err, "\"%s\": '%s' is not an unsigned integer", key, c->v.text);
-        return -1;
-    }
-    return 0;
-}
-
-/* Figures: a number, or one of the writer's strings for the values JSON cannot hold. */
-static int to_double(struct jsonl_cur *c, const char *key, double *out)
-{
-    const char *t = c->v.text;
-    if (c->v.is_str) {
-        if (!strcmp(t, "nan"))
-            *out = NAN;
-        else if (!strcmp(t, "inf"))
-            *out = INFINITY;
-        else if (!strcmp(t, "-inf"))
-            *out = -INFINITY;
-        else {
-            err_set(c->err, "\"%s\": expected a number, \"nan\", \"inf\" or \"-inf\", got \"%s\"", key, t);
+    if (json_object_is_type(v, json_type_string)) {
+        const char *t = json_object_get_string(v);
+        *out = !strcmp(t, "nan") ? NAN : !strcmp(t, "inf") ? INFINITY : !strcmp(t, "-inf") ? -INFINITY : 0;
+        if (*out == 0) {
+            err_set(err, "\"%s\": expected a number, \"nan\", \"inf\" or \"-inf\"", key);
             return -1;
         }
         return 0;
     }
-    char *end;
-    errno = 0;
-    *out = strtod(t, &end);
-    /* strtod also takes "nan" and hex floats: the writer emits neither bare. */
-    if (*end || end == t || !strpbrk(t, "0123456789") || strpbrk(t, "xXnN") || errno == ERANGE) {
-        err_set(c->err, "\"%s\": '%s' is not a number", key, t);
-        return -1;
+    if (json_object_is_type(v, json_type_int) && !clamped(v)) {
+        *out = (double)json_object_get_int64(v);
+        return 0;
     }
-    return 0;
+    /* json-c reads bare NaN and 1e400 as doubles: JSON has neither. */
+    if (json_object_is_type(v, json_type_double) && isfinite(json_object_get_double(v))) {
+        *out = json_object_get_double(v);
+        return 0;
+    }
+    err_set(err, "\"%s\": expected a finite number", key);
+    return -1;
 }
 
-static int to_text(struct jsonl_cur *c, const char *key, char *dst, size_t cap)
+static int hexval(char ch)
 {
-    if (!c->v.is_str) {
-        err_set(c->err, "\"%s\": expected a string, got %s", key, c->v.text);
-        return -1;
-    }
-    if (c->v.len >= cap) {
-        err_set(c->err, "\"%s\": longer than %zu bytes", key, cap - 1);
-        return -1;
-    }
-    memcpy(dst, c->v.text, c->v.len + 1);
-    return 0;
+    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
 }
 
-static int hex_bytes(struct jsonl_cur *c, const char *key, unsigned char *dst, size_t n)
+static int get_hex(const char *t, size_t len, const char *key, unsigned char *dst, size_t n, struct hb_err *err)
 {
-    if (!c->v.is_str || c->v.len != 2 * n) {
-        err_set(c->err, "\"%s\": expected a string of %zu hex digits", key, 2 * n);
+    if (len != 2 * n) {
+        err_set(err, "\"%s\": expected a string of %zu hex digits", key, 2 * n);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        int hi = hexval(c->v.text[2 * i]), lo = hexval(c->v.text[2 * i + 1]);
+        int hi = hexval(t[2 * i]), lo = hexval(t[2 * i + 1]);
         if (hi < 0 || lo < 0) {
-            err_set(c->err, "\"%s\": '%c%c' is not hex", key, c->v.text[2 * i], c->v.text[2 * i + 1]);
+            err_set(err, "\"%s\": not lowercase hex", key);
             return -1;
         }
         dst[i] = (unsigned char)(hi * 16 + lo);
@@ -249,290 +92,382 @@ static int hex_bytes(struct jsonl_cur *c, const char *key, unsigned char *dst, s
     return 0;
 }
 
-static const struct {
-    const char *key;
-    size_t off, size;
-    int req;
-} text_fields[] = {
-#define TEXT(k, f, req) {k, offsetof(struct rep_result, f), sizeof((struct rep_result *)0)->f, req}
-    TEXT("backend", backend, REQ_BACKEND), TEXT("device", device, 0), TEXT("driver", driver, 0),
-    TEXT("lang", lang, REQ_LANG),          TEXT("kernel", kernel, REQ_KERNEL), TEXT("case", case_name, REQ_CASE),
-    TEXT("note", note, 0),                 TEXT("why", why, 0),        TEXT("dist", dist, 0),
-#undef TEXT
-};
-
-static int assign_top(struct jsonl_cur *c, const char *key, struct rep_result *r, int *seen)
+static int get_classes(char *t, const char *key, unsigned *out, struct hb_err *err)
 {
-    for (size_t i = 0; i < sizeof text_fields / sizeof text_fields[0]; i++)
-        if (!strcmp(key, text_fields[i].key)) {
-            *seen |= text_fields[i].req;
-            return to_text(c, key, (char *)r + text_fields[i].off, text_fields[i].size);
-        }
-    struct cmp_result *m = &r->cmp;
-    if (!strcmp(key, "width"))
-        return *seen |= REQ_WIDTH, to_int(c, key, &r->width);
-    if (!strcmp(key, "group_row"))
-        return to_int(c, key, &r->group_row);
-    if (!strcmp(key, "op")) {
-        *seen |= REQ_OP;
-        if (!c->v.is_str || op_parse(c->v.text, &r->op)) {
-            err_set(c->err, "\"op\": unknown op %s", c->v.text);
+    *out = 0;
+    for (char *save = NULL, *tok = strtok_r(t, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+        unsigned bit;
+        if (class_parse(tok, &bit)) {
+            err_set(err, "\"%s\": unknown class %.40s", key, tok);
             return -1;
         }
-        return 0;
+        *out |= bit;
     }
-    if (!strcmp(key, "verdict")) {
-        *seen |= REQ_VERDICT;
-        for (int v = 0; v < V_COUNT && c->v.is_str; v++)
-            if (!strcmp(c->v.text, verdict_name((enum hb_verdict)v))) {
-                r->verdict = (enum hb_verdict)v;
-                return 0;
-            }
-        err_set(c->err, "\"verdict\": unknown verdict %s", c->v.text);
+    return 0;
+}
+
+static int get_paths(struct json_object *v, const struct jf_field *f, char *p, struct hb_err *err)
+{
+    struct run_header *h = (struct run_header *)(p - f->off);
+    size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : SIZE_MAX;
+    if (n > REP_MAX_MANIFESTS) {
+        err_set(err, "\"%s\": expected an array of at most %d strings", f->key, REP_MAX_MANIFESTS);
         return -1;
     }
-    if (!strcmp(key, "classes")) {
-        if (!c->v.is_str) {
-            err_set(c->err, "\"classes\": expected a string, got %s", c->v.text);
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *e = json_object_array_get_idx(v, i);
+        const char *t = json_object_get_string(e);
+        if (!json_object_is_type(e, json_type_string) || strlen(t) != (size_t)json_object_get_string_len(e) ||
+            strlen(t) >= REP_PATH) {
+            err_set(err, "\"%s\": item %zu is not a path", f->key, i);
             return -1;
         }
-        m->classes = 0;
-        for (char *save = NULL, *tok = strtok_r(c->v.text, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
-            unsigned bit;
-            if (class_parse(tok, &bit)) {
-                err_set(c->err, "\"classes\": unknown class %s", tok);
-                return -1;
-            }
-            m->classes |= bit;
-        }
-        return 0;
+        memcpy(h->manifests[i], t, strlen(t) + 1);
     }
-    if (!strcmp(key, "M"))
-        return to_long(c, key, &r->M);
-    if (!strcmp(key, "N"))
-        return to_long(c, key, &r->N);
-    if (!strcmp(key, "K"))
-        return to_long(c, key, &r->K);
-    if (!strcmp(key, "n"))
-        return to_long(c, key, &r->n);
-    if (!strcmp(key, "seed"))
-        return to_u64(c, key, &r->seed);
-    if (!strcmp(key, "elements"))
-        return to_long(c, key, &m->elements);
-    if (!strcmp(key, "bad"))
-        return to_long(c, key, &m->bad);
-    if (!strcmp(key, "nan_mismatch"))
-        return to_long(c, key, &m->nan_mismatch);
-    if (!strcmp(key, "unwritten"))
-        return to_long(c, key, &m->unwritten);
-    if (!strcmp(key, "max_ratio"))
-        return to_double(c, key, &m->max_ratio);
-    if (!strcmp(key, "threshold"))
-        return to_double(c, key, &m->threshold);
-    if (!strcmp(key, "max_ulp"))
-        return to_u64(c, key, &m->max_ulp);
-    if (!strcmp(key, "total_rel_err"))
-        return to_double(c, key, &m->total_rel_err);
-    if (!strcmp(key, "heat"))
-        return hex_bytes(c, key, m->heat, sizeof m->heat);
-    if (!strcmp(key, "output_hash")) {
+    h->n_manifests = (int)n;
+    return 0;
+}
+
+/* A string value of the record's own kinds: the whole of it, no NUL inside, valid UTF-8. */
+static int get_text(struct json_object *v, const char *key, char *buf, size_t cap, struct hb_err *err)
+{
+    if (!json_object_is_type(v, json_type_string)) {
+        err_set(err, "\"%s\": expected a string", key);
+        return -1;
+    }
+    const char *t = json_object_get_string(v);
+    size_t len = (size_t)json_object_get_string_len(v);
+    if (strlen(t) != len) {
+        err_set(err, "\"%s\": NUL character in a string", key);
+        return -1;
+    }
+    if (len >= cap) {
+        err_set(err, "\"%s\": longer than %zu bytes", key, cap - 1);
+        return -1;
+    }
+    memcpy(buf, t, len + 1);
+    return 0;
+}
+
+static int get_named(struct json_object *v, const struct jf_field *f, char *p, struct hb_err *err)
+{
+    char t[CMP_HEAT * CMP_HEAT * 2 + 1];
+    if (get_text(v, f->key, t, sizeof t, err))
+        return -1;
+    switch (f->type) {
+    case JF_VERDICT:
+        for (int k = 0; k < V_COUNT; k++)
+            if (!strcmp(t, verdict_name((enum hb_verdict)k)))
+                return *(enum hb_verdict *)p = (enum hb_verdict)k, 0;
+        err_set(err, "\"%s\": unknown verdict %.40s", f->key, t);
+        return -1;
+    case JF_OP:
+        if (!op_parse(t, (enum hb_op *)p))
+            return 0;
+        err_set(err, "\"%s\": unknown op %.40s", f->key, t);
+        return -1;
+    case JF_CLASSES: return get_classes(t, f->key, (unsigned *)p, err);
+    case JF_HEAT: return get_hex(t, strlen(t), f->key, (unsigned char *)p, f->size, err);
+    case JF_HASH: {
         unsigned char b[8];
-        if (hex_bytes(c, key, b, sizeof b))
+        if (get_hex(t, strlen(t), f->key, b, sizeof b, err))
             return -1;
-        r->output_hash = 0;
+        uint64_t h = 0;
         for (int i = 0; i < 8; i++)
-            r->output_hash = r->output_hash << 8 | b[i];
-        return 0;
+            h = h << 8 | b[i];
+        return *(uint64_t *)p = h, 0;
     }
-    if (!strcmp(key, "kernel_ms"))
-        return to_double(c, key, &r->kernel_ms);
-    if (!strcmp(key, "child_ms"))
-        return to_double(c, key, &r->child_ms);
-    if (!strcmp(key, "threads"))
-        return to_u64(c, key, &r->threads);
-    return 0; /* a key this reader does not know: skipped */
-}
-
-static int assign_first_bad(struct jsonl_cur *c, const char *key, struct rep_result *r)
-{
-    struct cmp_result *m = &r->cmp;
-    if (!strcmp(key, "i"))
-        return to_long(c, key, &m->first_i);
-    if (!strcmp(key, "j"))
-        return to_long(c, key, &m->first_j);
-    if (!strcmp(key, "expected"))
-        return to_double(c, key, &m->first_expected);
-    if (!strcmp(key, "got")) {
-        double got;
-        if (to_double(c, key, &got))
-            return -1;
-        m->first_got = (float)got; /* written from a float with 9 digits: exact */
-        return 0;
-    }
-    return 0;
-}
-
-static int assign_oob(struct jsonl_cur *c, const char *key, struct rep_result *r)
-{
-    if (!strcmp(key, "arg"))
-        return to_long(c, key, &r->cmp.oob_buffer);
-    if (!strcmp(key, "offset"))
-        return to_long(c, key, &r->cmp.oob_offset);
-    return 0;
-}
-
-enum obj_kind { OBJ_TOP, OBJ_FIRST_BAD, OBJ_OOB, OBJ_SKIP };
-
-static int parse_object(struct jsonl_cur *c, enum obj_kind kind, struct rep_result *r, int *seen, int depth)
-{
-    if (depth > 4) {
-        err_set(c->err, "objects nested too deep");
+    default: /* JF_U64_STR */
+        if (!parse_u64(t, (uint64_t *)p) && t[0] >= '0' && t[0] <= '9')
+            return 0;
+        err_set(err, "\"%s\": expected an unsigned integer in a string", f->key);
         return -1;
     }
-    ws(c);
-    if (*c->p != '{') {
-        if (*c->p)
-            err_set(c->err, "expected '{', got '%c'", *c->p);
-        else
-            err_set(c->err, "expected '{', the line is empty or ends early");
-        return -1;
+}
+
+static int get_value(struct json_object *v, const struct jf_field *f, char *p, struct hb_err *err)
+{
+    int64_t i;
+    double d;
+    switch (f->type) {
+    case JF_TEXT: return get_text(v, f->key, p, f->size, err);
+    case JF_INT: return get_int(v, f->key, INT32_MIN, INT32_MAX, &i, err) ? -1 : (*(int *)p = (int)i, 0);
+    case JF_LONG: return get_int(v, f->key, LONG_MIN, LONG_MAX, &i, err) ? -1 : (*(long *)p = (long)i, 0);
+    case JF_U64: return get_u64(v, f->key, (uint64_t *)p, err);
+    case JF_DOUBLE: return get_double(v, f->key, (double *)p, err);
+    case JF_FLOAT: return get_double(v, f->key, &d, err) ? -1 : (*(float *)p = (float)d, 0);
+    case JF_BOOL:
+        if (!json_object_is_type(v, json_type_boolean))
+            return err_set(err, "\"%s\": expected true or false", f->key), -1;
+        return *(int *)p = json_object_get_boolean(v), 0;
+    case JF_PATHS: return get_paths(v, f, p, err);
+    case JF_U64_STR:
+        /* Schema 1 wrote seeds as bare numbers. */
+        if (json_object_is_type(v, json_type_int))
+            return get_u64(v, f->key, (uint64_t *)p, err);
+        return get_named(v, f, p, err);
+    default: return get_named(v, f, p, err);
     }
-    c->p++;
-    ws(c);
-    if (*c->p == '}') {
-        c->p++;
-        return 0;
-    }
-    for (;;) {
-        char key[64];
-        ws(c);
-        if (parse_string(c)) {
-            if (!strncmp(c->err->msg, "expected a string", 17))
-                err_set(c->err, "expected a key string");
-            return -1;
-        }
-        if (c->v.len >= sizeof key) {
-            err_set(c->err, "key '%.20s...' too long", c->v.text);
-            return -1;
-        }
-        memcpy(key, c->v.text, c->v.len + 1);
-        ws(c);
-        if (*c->p != ':') {
-            err_set(c->err, "\"%s\": expected ':'", key);
-            return -1;
-        }
-        c->p++;
-        ws(c);
-        if (*c->p == '{') {
-            enum obj_kind sub = kind != OBJ_TOP ? OBJ_SKIP
-                              : !strcmp(key, "first_bad") ? OBJ_FIRST_BAD
-                              : !strcmp(key, "oob") ? OBJ_OOB : OBJ_SKIP;
-            if (parse_object(c, sub, r, seen, depth + 1))
+}
+
+static const struct jf_field *find(const struct jf_field *t, size_t n, const char *object, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t[i].key, key) && (object ? t[i].object && !strcmp(t[i].object, object) : !t[i].object))
+            return &t[i];
+    return NULL;
+}
+
+/* Fills rec from the keys of obj that the table knows (inside `object`, or at the top);
+ * *required counts the required fields met. */
+static int walk(struct json_object *obj, const char *object, const struct jf_field *t, size_t n, void *rec,
+                int *required, struct hb_err *err)
+{
+    struct json_object_iterator it = json_object_iter_begin(obj), end = json_object_iter_end(obj);
+    for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+        const char *key = json_object_iter_peek_name(&it);
+        struct json_object *v = json_object_iter_peek_value(&it);
+        const struct jf_field *f = find(t, n, object, key);
+        if (f) {
+            if (get_value(v, f, (char *)rec + f->off, err))
                 return -1;
-        } else if (*c->p == '[') {
-            err_set(c->err, "\"%s\": arrays are not part of this format", key);
-            return -1;
-        } else {
-            if (parse_scalar(c))
-                return -1;
-            int rc = kind == OBJ_TOP ? assign_top(c, key, r, seen)
-                   : kind == OBJ_FIRST_BAD ? assign_first_bad(c, key, r)
-                   : kind == OBJ_OOB ? assign_oob(c, key, r) : 0;
-            if (rc)
-                return -1;
-        }
-        ws(c);
-        if (*c->p == ',') {
-            c->p++;
+            *required += f->required;
             continue;
         }
-        if (*c->p == '}') {
-            c->p++;
-            return 0;
+        int nested = 0;
+        for (size_t i = 0; !object && i < n; i++)
+            nested |= t[i].object && !strcmp(t[i].object, key);
+        if (!nested)
+            continue; /* a key this reader does not know */
+        if (!json_object_is_type(v, json_type_object)) {
+            err_set(err, "\"%s\": expected an object", key);
+            return -1;
         }
-        if (*c->p)
-            err_set(c->err, "after \"%s\": expected ',' or '}', got '%c'", key, *c->p);
-        else
-            err_set(c->err, "after \"%s\": the line ends inside the object", key);
+        if (walk(v, key, t, n, rec, required, err))
+            return -1;
+    }
+    return 0;
+}
+
+static int parse_result(struct json_object *o, struct rep_result *r, struct hb_err *err)
+{
+    memset(r, 0, sizeof *r);
+    cmp_init(&r->cmp);
+    int met = 0, wanted = 0;
+    if (walk(o, NULL, jf_result, jf_result_n, r, &met, err))
+        return -1;
+    for (size_t i = 0; i < jf_result_n; i++)
+        wanted += jf_result[i].required;
+    if (met == wanted)
+        return 0;
+    for (size_t i = 0; i < jf_result_n; i++)
+        if (jf_result[i].required && !json_object_object_get_ex(o, jf_result[i].key, NULL)) {
+            err_set(err, "missing \"%s\": not a harness result", jf_result[i].key);
+            break;
+        }
+    return -1;
+}
+
+static int parse_end(struct json_object *o, struct jsonl_run *run, struct hb_err *err)
+{
+    struct json_object *v;
+    int64_t n;
+    if (!json_object_object_get_ex(o, "results", &v) || get_int(v, "results", 0, INT32_MAX, &n, err)) {
+        err_set(err, "end record without a count of \"results\"");
         return -1;
     }
+    run->has_end = 1;
+    run->end_results = (long)n;
+    run->interrupted = json_object_object_get_ex(o, "interrupted", &v) && json_object_get_boolean(v);
+    return 0;
+}
+
+enum rec_kind { REC_RESULT, REC_HEADER, REC_END };
+
+/* The record's schema and kind; -1 for anything else. */
+static int record_kind(struct json_object *o, int *schema, enum rec_kind *kind, struct hb_err *err)
+{
+    struct json_object *v;
+    int64_t s = 1;
+    if (json_object_object_get_ex(o, "schema", &v) && get_int(v, "schema", 1, INT32_MAX, &s, err))
+        return -1;
+    if (s > JSONL_SCHEMA) {
+        err_set(err, "schema %lld: written by a newer harness (this one reads up to %d)", (long long)s, JSONL_SCHEMA);
+        return -1;
+    }
+    *schema = (int)s;
+    *kind = REC_RESULT;
+    if (!json_object_object_get_ex(o, "record", &v))
+        return s == 1 ? 0 : (err_set(err, "schema %lld record without \"record\"", (long long)s), -1);
+    const char *t = json_object_get_string(v);
+    if (json_object_is_type(v, json_type_string) && !strcmp(t, "result"))
+        return 0;
+    if (json_object_is_type(v, json_type_string) && !strcmp(t, "header"))
+        return *kind = REC_HEADER, 0;
+    if (json_object_is_type(v, json_type_string) && !strcmp(t, "end"))
+        return *kind = REC_END, 0;
+    err_set(err, "\"record\": expected \"header\", \"result\" or \"end\"");
+    return -1;
+}
+
+/* json-c's strict parse of one whole line into an object. */
+static struct json_object *parse_object(const char *line, size_t len, struct hb_err *err)
+{
+    struct json_tokener *tok = json_tokener_new_ex(8);
+    if (!tok) {
+        err_set(err, "out of memory");
+        return NULL;
+    }
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+    struct json_object *o = json_tokener_parse_ex(tok, line, (int)len);
+    enum json_tokener_error e = json_tokener_get_error(tok);
+    if (!o || e != json_tokener_success) {
+        if (e == json_tokener_continue)
+            err_set(err, "the line ends inside a record (cut short?)");
+        else
+            err_set(err, "not JSON: %s at byte %zu", json_tokener_error_desc(e), json_tokener_get_parse_end(tok) + 1);
+        json_object_put(o);
+        o = NULL;
+    } else if (!json_object_is_type(o, json_type_object)) {
+        err_set(err, "expected an object");
+        json_object_put(o);
+        o = NULL;
+    }
+    json_tokener_free(tok);
+    return o;
+}
+
+/* One line into run (a result is appended to run->results, which has room for it). */
+static int parse_line(const char *line, size_t len, struct jsonl_run *run, struct hb_err *err)
+{
+    struct json_object *o = parse_object(line, len, err);
+    if (!o)
+        return -1;
+    int schema, rc;
+    enum rec_kind kind;
+    if (run->has_end)
+        err_set(err, "a record after the end record"), rc = -1;
+    else if ((rc = record_kind(o, &schema, &kind, err)) == 0) {
+        if (schema > run->schema)
+            run->schema = schema;
+        if (kind == REC_RESULT)
+            rc = parse_result(o, &run->results[run->n], err), run->n += !rc;
+        else if (kind == REC_END)
+            rc = parse_end(o, run, err);
+        else if (run->has_header || run->n)
+            err_set(err, "a second run header, or one after results"), rc = -1;
+        else
+            rc = walk(o, NULL, jf_header, jf_header_n, &run->header, &(int){0}, err), run->has_header = !rc;
+    }
+    json_object_put(o);
+    return rc;
 }
 
 int jsonl_parse_line(const char *line, struct rep_result *r, struct hb_err *err)
 {
-    struct jsonl_cur *c = xcalloc(1, sizeof *c);
-    c->p = line;
-    c->err = err;
-    memset(r, 0, sizeof *r);
-    cmp_init(&r->cmp);
-    int seen = 0, rc = parse_object(c, OBJ_TOP, r, &seen, 0);
-    if (!rc) {
-        ws(c);
-        if (*c->p) {
-            err_set(err, "text after the object: '%.20s'", c->p);
-            rc = -1;
-        }
-    }
-    if (!rc && seen != REQ_ALL) {
-        static const char *const names[] = {"backend", "lang", "kernel", "case", "verdict", "op", "width"};
-        for (int i = 0; i < 7; i++)
-            if (!(seen & 1 << i)) {
-                err_set(err, "missing \"%s\": not a harness result", names[i]);
-                break;
-            }
-        rc = -1;
-    }
-    free(c);
+    struct jsonl_run *run = xcalloc(1, sizeof *run);
+    run->results = r;
+    int rc = parse_line(line, strlen(line), run, err);
+    if (!rc && run->n != 1)
+        err_set(err, "not a result record"), rc = -1;
+    free(run);
     return rc;
 }
 
-int jsonl_read(const char *path, struct rep_result **out, int *n, struct hb_err *err)
+/* Reads one line of at most JSONL_LINE_MAX bytes into *buf (grown as needed); returns its
+ * length without the newline, -1 at the end of the file, -2 when it is too long. */
+static long read_line(FILE *f, char **buf, size_t *cap)
 {
-    *out = NULL;
-    *n = 0;
+    size_t len = 0;
+    int ch;
+    while ((ch = getc(f)) != EOF && ch != '\n') {
+        if (len + 2 > *cap) {
+            if (*cap >= (size_t)JSONL_LINE_MAX)
+                return -2;
+            *cap = *cap ? *cap * 2 : 4096;
+            *buf = realloc(*buf, *cap);
+            if (!*buf)
+                return -2;
+        }
+        (*buf)[len++] = (char)ch;
+    }
+    if (ch == EOF && !len)
+        return -1;
+    if (*buf)
+        (*buf)[len] = 0;
+    return (long)len;
+}
+
+static int blank(const char *s, long len)
+{
+    for (long i = 0; i < len; i++)
+        if (!strchr(" \t\r", s[i]))
+            return 0;
+    return 1;
+}
+
+static int read_lines(FILE *f, const char *path, struct jsonl_run *run, struct hb_err *err)
+{
+    char *line = NULL;
+    size_t line_cap = 0;
+    int cap = 0, rc = 0;
+    long len;
+    for (long lineno = 1; !rc && (len = read_line(f, &line, &line_cap)) != -1; lineno++) {
+        struct hb_err why = {{0}};
+        if (run->n == cap) {
+            cap = cap ? cap * 2 : 64;
+            run->results = realloc(run->results, (size_t)cap * sizeof *run->results);
+            if (!run->results)
+                err_set(&why, "out of memory"), rc = -1;
+        }
+        if (rc)
+            ;
+        else if (len == -2)
+            err_set(&why, "line longer than %ld bytes: not this format", JSONL_LINE_MAX), rc = -1;
+        else if (len && memchr(line, 0, (size_t)len))
+            err_set(&why, "NUL byte in the line: not this format (a damaged file?)"), rc = -1;
+        else if (!blank(line, len))
+            rc = parse_line(line, (size_t)len, run, &why);
+        if (rc)
+            err_set(err, "%s:%ld: %s", path, lineno, why.msg);
+    }
+    free(line);
+    return rc;
+}
+
+int jsonl_read_run(const char *path, struct jsonl_run *run, struct hb_err *err)
+{
+    memset(run, 0, sizeof *run);
+    run->schema = 1;
     FILE *f = fopen(path, "r");
     if (!f) {
         err_set(err, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
-    struct rep_result *all = NULL;
-    int count = 0, cap = 0, rc = 0;
-    char *line = NULL;
-    size_t line_cap = 0;
-    long lineno = 0;
-    while (getline(&line, &line_cap, f) >= 0) {
-        lineno++;
-        if (!*str_trim(line))
-            continue;
-        if (count == cap) {
-            cap = cap ? cap * 2 : 256;
-            struct rep_result *grown = realloc(all, (size_t)cap * sizeof *grown);
-            if (!grown) {
-                err_set(err, "%s:%ld: out of memory", path, lineno);
-                rc = -1;
-                break;
-            }
-            all = grown;
-        }
-        struct hb_err why = {{0}};
-        if (jsonl_parse_line(line, &all[count], &why)) {
-            err_set(err, "%s:%ld: %s", path, lineno, why.msg);
-            rc = -1;
-            break;
-        }
-        count++;
-    }
+    int rc = read_lines(f, path, run, err);
     if (!rc && ferror(f)) {
         err_set(err, "%s: read error: %s", path, strerror(errno));
         rc = -1;
     }
-    free(line);
     fclose(f);
-    if (rc) {
-        free(all);
-        return -1;
-    }
-    *out = all;
-    *n = count;
-    return 0;
+    if (rc)
+        jsonl_run_free(run);
+    return rc;
+}
+
+void jsonl_run_free(struct jsonl_run *run)
+{
+    free(run->results);
+    run->results = NULL;
+    run->n = 0;
+}
+
+int jsonl_read(const char *path, struct rep_result **out, int *n, struct hb_err *err)
+{
+    struct jsonl_run *run = xcalloc(1, sizeof *run);
+    int rc = jsonl_read_run(path, run, err);
+    *out = rc ? NULL : run->results;
+    *n = rc ? 0 : run->n;
+    free(run);
+    return rc;
 }

@@ -1,6 +1,9 @@
 /* listing.c: `harness list`: each backend with its devices and widths (probed in child
- * processes), the kernels found and the size of the case catalogue. Runs nothing. */
+ * processes), the kernels found (by the name --kernel takes) and the size of the case
+ * catalogue; and `harness run --list`: the id of every result a run with the same options
+ * would make, in run order (plan.c decides, as for the run). Runs no kernel. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runner.h"
@@ -49,11 +52,61 @@ int run_list(const struct run_opts *o, struct hb_err *err)
         kern_widths_str(k, widths, sizeof widths);
         if (k->expect)
             class_names(k->expect, expect, sizeof expect);
-        printf("  %-5s/%-24s %-6s block %ux%ux%u widths %-10s expect %-10s %s\n", k->lang, k->name, op_name(k->op),
-               k->block[0], k->block[1], k->block[2], widths, expect, k->note ? k->note : "");
+        char full[128];
+        snprintf(full, sizeof full, "%s/%s", k->lang, k->name);
+        printf("  %-30s %-13s block %ux%ux%u widths %-10s expect %-10s %s\n", full, op_name(k->op), k->block[0],
+               k->block[1], k->block[2], widths, expect, k->note ? k->note : "");
     }
     printf("Cases: %d in %s; %d known bugs listed\n", cx.cases.n, o->cases ? o->cases : o->tier ? o->tier : "quick",
            cx.known.n);
     plan_free(&cx);
     return EXIT_OK;
+}
+
+/* Prints the ids of one device's groups at one width; returns how many. */
+static int list_width(struct run_ctx *cx, const struct probe *p, int slot, int dv, int w)
+{
+    int listed = 0;
+    for (int k = -1; k < cx->kernels.n; k++) {
+        struct group g;
+        enum plan_group what = plan_group_at(cx, p, slot, dv, w, k, &g);
+        if (what != PLAN_GROUP) {
+            free(g.cases);
+            continue;
+        }
+        for (int i = 0; i < g.n_cases; i++) {
+            char id[512];
+            sel_format(id, sizeof id, p->name, dv, g.width.width, g.k ? g.k->lang : "vendor",
+                       g.k ? g.k->name : p->vendor, cx->data[g.cases[i]].c->name);
+            puts(id);
+        }
+        listed += g.n_cases;
+        free(g.cases);
+    }
+    return listed;
+}
+
+int run_list_ids(const struct run_opts *o, struct hb_err *err)
+{
+    struct run_ctx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.o = o;
+    struct probe probes[LDR_MAX];
+    int no_device, n_probes = 0, listed = 0, code = plan_load(&cx, err) ? EXIT_USAGE : -1;
+    if (code < 0 && (n_probes = plan_probe(o, probes, err, &no_device)) < 0)
+        code = no_device ? EXIT_NO_DEVICE : EXIT_USAGE;
+    if (code < 0) {
+        plan_select_cases(&cx, NULL);
+        for (int b = 0; b < n_probes; b++)
+            for (int dv = 0; dv < probes[b].count; dv++)
+                for (int w = 0; w < probes[b].dev[dv].n_widths; w++)
+                    if (plan_width_runs(o, &probes[b], dv, w))
+                        listed += list_width(&cx, &probes[b], b, dv, w);
+        /* As a run that runs nothing, a listing of nothing is no success. */
+        if (!listed)
+            fprintf(stderr, "harness: nothing would run (no kernel, case and device matched)\n");
+        code = listed ? EXIT_OK : EXIT_FAILURES;
+    }
+    plan_free(&cx);
+    return code;
 }

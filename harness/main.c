@@ -1,110 +1,100 @@
-/* main.c: the command line. Parses options and calls the command's layer; every command
- * returns one of run.h's exit codes, which main returns as they are. */
+/* main.c: the command line. Picks the command and hands its arguments to that command's
+ * option table (run_options.c, bench_options.c, merge_options.c); every command returns one
+ * of run.h's exit codes, which main returns as they are. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "merge.h"
-#include "shard.h"
 #include "run.h"
+#include "shard.h"
 #include "util.h"
+#include "version.h"
 
 static const char usage[] =
     "usage: harness <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run     run every selected kernel on each backend, device and width, compare with OpenBLAS\n"
-    "  list    show backends, their devices and widths, and the kernels found\n"
-    "  bench   speed of each kernel against the vendor library and a device copy, same run\n"
-    "  merge   join --shard outputs into one report\n"
-    "  help    this text (also --help)\n"
+    "  run       run every selected kernel on each backend, device and width, compare with OpenBLAS\n"
+    "            (run --list: what would run, one pasteable id per line)\n"
+    "  list      show backends, their devices and widths, and the kernels found\n"
+    "  bench     speed of each kernel against the vendor library and a device copy, same run\n"
+    "  merge     join --shard outputs into one report\n"
+    "  version   version, git commit, build flags and backends built (also --version)\n"
+    "  help      this text (also --help); help COMMAND: that command's options\n"
     "\n"
     "harness COMMAND --help lists a command's options.\n"
     "exit codes: 0 every verdict acceptable; 1 a FAIL, XPASS or ERROR; 2 bad usage or input file;\n"
     "            3 a backend asked for by name has no usable device; 4 no case ran\n";
 
-static int parse_sizes(const char *s, struct bench_opts *b)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", s);
-    b->n_sizes = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        long n;
-        if (parse_long(tok, &n) || n < 1 || n > 46340 || b->n_sizes == BENCH_MAX_SIZES)
-            return -1;
-        b->sizes[b->n_sizes++] = n;
-    }
-    return b->n_sizes ? 0 : -1;
-}
+int bench_command(int argc, char **argv);
 
-static int bench_command(int argc, char **argv)
+/* run and list: argv[0] is the command. */
+static int run_command(int argc, char **argv, int full_argc, char **full_argv)
 {
-    struct bench_opts b = {"cuda", NULL, {1024, 2048, 4096, 8192}, 4, 1L << 28, 5};
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long n = 0;
-        int bad = !v;
-        if (bad)
-            ;
-        else if (!strcmp(a, "--backend"))
-            b.backends = v;
-        else if (!strcmp(a, "--kernel"))
-            b.kernel_glob = v;
-        else if (!strcmp(a, "--sizes"))
-            bad = parse_sizes(v, &b);
-        else if (!strcmp(a, "--reduce-n"))
-            bad = parse_long(v, &n) || n < 1 || n > 2147483647L, b.reduce_n = n;
-        else if (!strcmp(a, "--runs"))
-            bad = parse_long(v, &n) || n < 1 || n > 64, b.runs = (int)n;
-        else
-            bad = 1;
-        if (bad) {
-            fprintf(stderr, "harness: bench: bad option %s %s (see --help)\n", a, v ? v : "");
-            return EXIT_USAGE;
-        }
-        i++;
-    }
-    struct hb_err err = {{0}};
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    int code = bench_main(&b, &err);
-    if (err.msg[0])
-        fprintf(stderr, "harness: %s\n", err.msg);
-    return code;
-}
-
-int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *err);
-
-int main(int argc, char **argv)
-{
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-        fputs(usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? EXIT_USAGE : EXIT_OK;
-    }
-    if (!strcmp(argv[1], "bench"))
-        return bench_command(argc, argv);
-    if (!strcmp(argv[1], "merge"))
-        return merge_main(argc, argv);
-    if (strcmp(argv[1], "run") && strcmp(argv[1], "list")) {
-        fprintf(stderr, "harness: unknown command '%s' (run, list, bench, merge, help)\n", argv[1]);
-        return EXIT_USAGE;
-    }
     struct run_opts o;
     run_opts_init(&o);
-    o.argc = argc;
-    o.argv = argv;
+    o.argc = full_argc;
+    o.argv = full_argv;
     struct hb_err err = {{0}};
-    int rc = run_parse_options(argc - 1, argv + 1, &o, &err);
+    int rc = run_parse_options(argc, argv, &o, &err);
     if (rc) {
         if (rc < 0)
             fprintf(stderr, "harness: %s\n", err.msg);
+        run_opts_free(&o);
         return rc < 0 ? EXIT_USAGE : EXIT_OK;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    int code = !strcmp(argv[1], "list") ? run_list(&o, &err)
-             : o.devices_all           ? shard_devices_all(&o)
-                                       : run_conformance(&o, &err);
+    int code = !strcmp(argv[0], "list") ? run_list(&o, &err)
+             : o.list                   ? run_list_ids(&o, &err)
+             : o.devices_all            ? shard_devices_all(&o)
+                                        : run_conformance(&o, &err);
     if (err.msg[0])
         fprintf(stderr, "harness: %s\n", err.msg);
+    run_opts_free(&o);
     return code;
+}
+
+/* One command, argv[0] its name and argv[-1] the program's; -1 when there is no such command. */
+static int dispatch(int argc, char **argv, int full_argc, char **full_argv)
+{
+    const char *cmd = argv[0];
+    if (!strcmp(cmd, "run") || !strcmp(cmd, "list"))
+        return run_command(argc, argv, full_argc, full_argv);
+    if (!strcmp(cmd, "bench"))
+        return bench_command(argc, argv);
+    if (!strcmp(cmd, "merge"))
+        return merge_main(argc + 1, argv - 1);
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        version_print(stdout);
+        return EXIT_OK;
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        if (argc < 3) {
+            fputs(usage, stdout);
+            return EXIT_OK;
+        }
+        /* help COMMAND: the command's own --help (merge_main takes the program's name too). */
+        char *args[] = {argv[0], argv[2], "--help", NULL};
+        int code = dispatch(2, args + 1, argc, argv);
+        if (code >= 0)
+            return code;
+        cmd = argv[2];
+    } else {
+        int code = dispatch(argc - 1, argv + 1, argc, argv);
+        if (code >= 0)
+            return code;
+    }
+    fprintf(stderr, "harness: unknown command '%s' (run, list, bench, merge, version, help)\n", cmd);
+    return EXIT_USAGE;
 }

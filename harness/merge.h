@@ -10,16 +10,16 @@ struct merge_opts {
     struct out_opts out;  /* the page, record and gate after the merge */
     const char **inputs;  /* shard JSON lines files, in order */
     int n_inputs;
+    int allow_partial;    /* shards of a split may be missing */
 };
 
 /* Merges o->inputs into one report as one run would have written it; returns its exit code
  * (0, 1, or 2 with a message on stderr when an input cannot be read or an output written). */
 int merge_files(const struct merge_opts *o);
 
-/* harness merge [--junit F] [--json F] [--html F] [--record F] [--compare F
- *               [--fail-on-bit-change] [--perf-threshold PCT]] IN.jsonl...
- * argv[1] is "merge". Returns 0, 1 (a FAIL, XPASS or ERROR, or a failing baseline
- * difference) or 2 (bad usage or an unreadable input). */
+/* `harness merge [options] IN.jsonl...` (merge_options.c): argv[1] is "merge". Returns 0, 1
+ * (a FAIL, XPASS or ERROR, or a failing baseline difference) or 2 (bad usage or an unreadable
+ * input). */
 int merge_main(int argc, char **argv);
 
 #endif

@@ -146,7 +146,7 @@ static void gemm_note(const struct case_data *d, const struct kern_desc *k, stru
 {
     r->scalars = (kern_takes(k, "alpha") ? CASE_ALPHA : 0) | (kern_takes(k, "beta") ? CASE_BETA : 0);
     gemm_scalars(d->c, k, &r->alpha, &r->beta);
-    r->col_major = k ? k->col_major : 0;
+    snprintf(r->layout, sizeof r->layout, "%s", k && k->col_major ? "col" : "row");
 }
 
 static void gemm_describe(const struct rep_result *r, char *buf, size_t len)
@@ -155,12 +155,13 @@ static void gemm_describe(const struct rep_result *r, char *buf, size_t len)
         snprintf(buf, len, "%ldx%ldx%ld lda %ld ldb %ld ldc %ld", r->M, r->N, r->K, r->lda, r->ldb, r->ldc);
     else
         snprintf(buf, len, "%ldx%ldx%ld", r->M, r->N, r->K);
+    /* A row read back from JSON has the values but not which the kernel took. */
     size_t n = strlen(buf);
-    if (r->col_major)
+    if (!strcmp(r->layout, "col"))
         n += (size_t)snprintf(buf + n, len - n, " col-major");
-    if (n < len && r->scalars & CASE_ALPHA)
+    if (n < len && (r->scalars & CASE_ALPHA || r->alpha != 1))
         n += (size_t)snprintf(buf + n, len - n, " alpha %g", r->alpha);
-    if (n < len && r->scalars & CASE_BETA)
+    if (n < len && (r->scalars & CASE_BETA || r->beta != 0))
         snprintf(buf + n, len - n, " beta %g", r->beta);
 }
 

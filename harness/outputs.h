@@ -1,19 +1,40 @@
 /* outputs.h: what a run and a merge write after their last result, in one order for both:
  * the HTML page, the baseline record, the upgrade gate's section, then the table and the
- * closing "N passed, N failed, N skipped" line, last so that it ends a CI log. */
+ * closing "N passed, N failed, N skipped" line, last so that it ends a CI log. Every output
+ * is checked before the run starts (out_prepare) and every write after it. */
 #ifndef HB_OUTPUTS_H
 #define HB_OUTPUTS_H
 
+#include <stdio.h>
+
 #include "baseline.h"
+#include "jsonl.h"
 #include "report.h"
+
+struct run_opts;
 
 struct out_opts {
     const char *html, *record, *compare;
     struct base_opts base;
+    /* Filled by out_prepare: the opened (emptied) page and record, and the baseline read. */
+    FILE *html_f, *record_f;
+    struct jsonl_run *baseline;
 };
 
+/* Before the run: opens --html and --record for writing (emptying them, so no stale page
+ * outlives a failed run) and reads and checks the --compare baseline. -1 with err (exit 2). */
+int out_prepare(struct out_opts *o, struct hb_err *err);
+
 /* Writes the after-run outputs of s and returns the exit code: `code` as the results left it,
- * 1 if the gate fails, 2 (with err) when an output cannot be written or the baseline read. */
-int out_finish(const struct out_opts *o, const struct rep_sink *s, int code, struct hb_err *err);
+ * 1 if the gate fails, 2 (with err) when a report could not be written (the streamed JSON and
+ * JUnit included: rep_finish) or the baseline does not cover the run. Frees what out_prepare
+ * took. */
+int out_finish(struct out_opts *o, struct rep_sink *s, int code, int interrupted, struct hb_err *err);
+
+/* Releases what out_prepare took, for a run that stops before out_finish. */
+void out_release(struct out_opts *o);
+
+/* The run header of a `harness run`: the process's facts and the options that say what ran. */
+void out_header(const struct run_opts *ro, struct run_header *h);
 
 #endif

@@ -22,8 +22,18 @@ int plan_lang_listed(const char *langs, const char *lang)
 
 int plan_race_detector(const struct run_opts *o) { return o->sanitize && !strcmp(o->sanitize, "racecheck"); }
 
+/* sel_match on what is known so far; the rest of the key matches anything. */
+static int plan_asked(const struct run_opts *o, const char *backend, int width, const char *lang, const char *kernel,
+                      const char *case_name)
+{
+    struct sel_key key = {backend, -1, NULL, width, lang, kernel, case_name};
+    return sel_match(&o->ids, &key);
+}
+
 int plan_width_selected(const struct run_opts *o, int w)
 {
+    if (!plan_asked(o, NULL, w, NULL, NULL, NULL))
+        return 0;
     if (!o->n_widths)
         return 1;
     for (int i = 0; i < o->n_widths; i++)
@@ -34,6 +44,8 @@ int plan_width_selected(const struct run_opts *o, int w)
 
 int plan_kernel_selected(const struct run_opts *o, const char *lang, const char *name)
 {
+    if (!plan_asked(o, NULL, -1, lang, name, NULL))
+        return 0;
     if (!o->n_kernel_globs)
         return 1;
     char full[128];
@@ -54,6 +66,8 @@ int plan_case_selected(const struct run_opts *o, const char *name)
 
 int plan_backend_selected(const struct run_opts *o, const char *name)
 {
+    if (!plan_asked(o, name, -1, NULL, NULL, NULL))
+        return 0;
     for (int i = 0; i < o->n_backends; i++)
         if (!strcmp(o->backends[i], name))
             return 1;
@@ -117,6 +131,25 @@ void plan_free(struct run_ctx *cx)
     known_free(&cx->known);
 }
 
+/* --device K where backends have devices, but none a device K, can never run: a usage error
+ * (with no device at all, the run says "nothing ran" as it would without --device). */
+static int plan_check_device(const struct run_opts *o, const struct probe *probes, int n, struct hb_err *err)
+{
+    char counts[256] = "";
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        if (o->device < probes[i].count)
+            return 0;
+        any |= probes[i].count > 0;
+        snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%s has %d", i ? ", " : "",
+                 probes[i].name, probes[i].count > 0 ? probes[i].count : 0);
+    }
+    if (!any)
+        return 0;
+    err_set(err, "--device %d: no selected backend has that device (%s; devices count from 0)", o->device, counts);
+    return -1;
+}
+
 int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *err, int *no_device)
 {
     char names[LDR_MAX][16];
@@ -143,10 +176,11 @@ int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *er
                 *no_device = 1;
                 return -1;
             }
-            printf("  backend %s skipped: %s\n", p->name, why);
+            /* --list keeps stdout for ids alone. */
+            fprintf(o->list ? stderr : stdout, "  backend %s skipped: %s\n", p->name, why);
         }
     }
-    return count;
+    return plan_check_device(o, probes, count, err) ? -1 : count;
 }
 
 int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only)
@@ -159,10 +193,13 @@ int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only)
         d->c = &cx->cases.c[i];
         if (!plan_case_selected(o, d->c->name))
             continue;
-        for (int k = 0; k < cx->kernels.n; k++)
-            d->used |= kern_runs_case(&cx->kernels.k[k], d->c) &&
-                       plan_kernel_selected(o, cx->kernels.k[k].lang, cx->kernels.k[k].name);
-        d->used |= d->c->op == OP_SGEMM && !o->n_kernel_globs;
+        for (int k = 0; k < cx->kernels.n; k++) {
+            const struct kern_desc *kd = &cx->kernels.k[k];
+            d->used |= kern_runs_case(kd, d->c) && plan_kernel_selected(o, kd->lang, kd->name) &&
+                       plan_asked(o, NULL, -1, kd->lang, kd->name, d->c->name);
+        }
+        /* The vendor library's name comes with the probe: any vendor row may be asked for. */
+        d->used |= d->c->op == OP_SGEMM && !o->n_kernel_globs && plan_asked(o, NULL, -1, "vendor", NULL, d->c->name);
         /* Shards take every n-th case of the catalogue: deterministic, and each shard
          * gets its share of every size and distribution. */
         if (d->used && o->shards && shard_ordinal++ % o->shards != o->shard)
@@ -185,11 +222,42 @@ void plan_group_cases(const struct run_ctx *cx, struct group *g)
 {
     g->cases = xcalloc((size_t)cx->cases.n + 1, sizeof *g->cases);
     g->n_cases = 0;
+    struct sel_key key = {g->p->name, g->device, g->p->dev[g->device].name, g->width.width,
+                          g->k ? g->k->lang : "vendor", g->k ? g->k->name : g->p->vendor, NULL};
     for (int i = 0; i < cx->cases.n; i++) {
         const struct case_data *d = &cx->data[i];
-        if (d->used && (g->k ? kern_runs_case(g->k, d->c) : d->c->op == OP_SGEMM))
+        key.case_name = d->c->name;
+        if (d->used && (g->k ? kern_runs_case(g->k, d->c) : d->c->op == OP_SGEMM) && sel_match(&cx->o->ids, &key))
             g->cases[g->n_cases++] = i;
     }
+}
+
+int plan_width_runs(const struct run_opts *o, const struct probe *p, int dv, int w)
+{
+    struct sel_key key = {p->name, dv, p->dev[dv].name, p->dev[dv].widths[w].width, NULL, NULL, NULL};
+    return (o->device < 0 || o->device == dv) && plan_width_selected(o, key.width) && sel_match(&o->ids, &key);
+}
+
+enum plan_group plan_group_at(const struct run_ctx *cx, const struct probe *p, int slot, int dv, int w, int k,
+                              struct group *g)
+{
+    const struct run_opts *o = cx->o;
+    *g = (struct group){p, slot, dv, p->dev[dv].widths[w], NULL, NULL, 0};
+    if (k >= 0) {
+        g->k = &cx->kernels.k[k];
+        if (!plan_lang_listed(p->langs, g->k->lang) || !plan_kernel_selected(o, g->k->lang, g->k->name))
+            return PLAN_NO_GROUP;
+    } else if (!p->vendor[0] || o->sanitize || !plan_kernel_selected(o, "vendor", p->vendor)) {
+        return PLAN_NO_GROUP;
+    }
+    /* A group with no selected case is none, not even a SKIP row. */
+    plan_group_cases(cx, g);
+    if (!g->n_cases) {
+        free(g->cases);
+        g->cases = NULL;
+        return PLAN_NO_GROUP;
+    }
+    return g->k && g->k->needs_racecheck && !plan_race_detector(o) ? PLAN_NEEDS_RACECHECK : PLAN_GROUP;
 }
 
 /* Bytes of one case's buffers, without guards. */

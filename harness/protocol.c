@@ -30,7 +30,7 @@ static int msg_valid(struct msg *m, int n_cases, struct hb_err *err)
     }
     TERMINATE(r->backend), TERMINATE(r->device), TERMINATE(r->driver), TERMINATE(r->lang);
     TERMINATE(r->kernel), TERMINATE(r->case_name), TERMINATE(r->note), TERMINATE(r->why);
-    TERMINATE(r->dist), TERMINATE(r->binary);
+    TERMINATE(r->dist), TERMINATE(r->binary), TERMINATE(r->schedule);
     return 1;
 }
 

@@ -1,6 +1,7 @@
-/* report.h: result records and their writers: JSON lines and JUnit XML streamed as results
- * arrive (both valid after every record, so an interrupted run keeps what it had), and the
- * table and summary a person reads at the end. Writers use only this record. */
+/* report.h: result records, the run header, and the sink that streams them to JSON lines
+ * (jsonl_write.c) and JUnit XML (junit.c) as results arrive, both valid after every record
+ * so an interrupted run keeps what it had; the text a person reads (report_text.c); the
+ * result id and the reproducer. Writers use only these records. */
 #ifndef HB_REPORT_H
 #define HB_REPORT_H
 
@@ -12,16 +13,20 @@
 #include "util.h"
 #include "verdict.h"
 
-/* Plain data: it crosses the pipe from a child process as bytes. */
+/* Plain data: it crosses the pipe from a child process as bytes. Text fields are cut only
+ * between UTF-8 characters (text.h); `why` holds any hb_err message whole. */
 struct rep_result {
     char backend[16];
     char device[128];
     char driver[128];
     char lang[8];
-    char kernel[64];
-    char case_name[96];
-    char note[160];
-    char why[256];
+    char kernel[128];
+    char case_name[128];
+    char note[256];
+    char why[1024];
+    char schedule[64];      /* the emulator schedule this result ran under, when not the run's */
+    int device_index;       /* the backend's device number: ids and reproducers */
+    int user_manifest;      /* the kernel came from a --manifest file, not the shipped set */
     int width;
     int group_row;          /* a row about the whole group (SKIP, open ERROR, XPASS), case "*" */
     enum hb_op op;
@@ -29,8 +34,8 @@ struct rep_result {
     long M, N, K, n;
     long lda, ldb, ldc;     /* sgemm_strided row strides, 0 otherwise */
     unsigned scalars;       /* sgemm: the kernel takes alpha (CASE_ALPHA) and/or beta (CASE_BETA) */
-    float alpha, beta;      /* the values it was given (1 and 0 for one that takes none) */
-    int col_major;          /* sgemm: the kernel's data were column-major (layout = col) */
+    float alpha, beta;      /* sgemm: what it computed with (1 and 0 for one that takes none) */
+    char layout[4];         /* sgemm: "row" or "col", the kernel's storage; "" for other rows */
     char dist[12];
     uint64_t seed;
     struct cmp_result cmp;
@@ -41,25 +46,79 @@ struct rep_result {
     char binary[512];       /* which binary ran (backend's kernel_origin), "" when not said */
 };
 
+/* What a run was: written first in the JSON lines and the JUnit properties, and what a
+ * reproducer needs besides the result itself. Filled by the run (outputs.c: out_header). */
+#define REP_PATH 4096
+#define REP_MAX_MANIFESTS 16
+struct run_header {
+    char harness[64];       /* this harness's version */
+    char reference[128];    /* the reference library (OpenBLAS and its version) */
+    char tier[16];          /* quick | standard | nightly, "" with a cases file */
+    char cases[REP_PATH];   /* --cases FILE, as given */
+    char manifests[REP_MAX_MANIFESTS][REP_PATH];
+    int n_manifests;
+    int only_manifest;
+    char known_bugs[REP_PATH]; /* --known-bugs FILE, "" for the default */
+    char schedule[64];      /* --schedule, "" for the emulator's default */
+    int shard, shards;      /* --shard i/n (shards 0: not sharded) */
+    char start[32];         /* UTC, ISO 8601 */
+    char hostname[256];
+    char cwd[REP_PATH];
+    char exe[REP_PATH];     /* argv[0]: the reproducer starts with it */
+    char command[16384];    /* the command line, shell-quoted */
+};
+
+/* Fills what the process knows: versions, start time, hostname, folder, command line. */
+void rep_header_init(struct run_header *h, int argc, char **argv);
+
+/* The result's id, `BACKEND:DEVICE:wWIDTH:LANG/KERNEL:CASE` (PHASE2 convention). */
+void rep_result_id(const struct rep_result *r, char *buf, size_t len);
+/* One shell command that reruns exactly this result (h may be NULL: tier quick). Returns
+ * 1 when buf was too small (cut, at a character boundary), else 0. */
+int rep_reproducer(const struct rep_result *r, const struct run_header *h, char *buf, size_t len);
+
 struct rep_sink {
     FILE *json;
-    FILE *junit;
-    long junit_tail;        /* where the closing tags start */
-    int junit_counts_at;    /* offset of the fixed-width counts in the header */
+    struct junit *junit;
+    struct run_header hdr;
+    int write_failed;       /* a report could not be written: the run fails with err */
+    int interrupted;        /* set by rep_finish: the run stopped on a signal */
+    struct hb_err write_err;
     int counts[V_COUNT];
     struct rep_result *all;
     int n, cap;
 };
 
-int rep_open(struct rep_sink *s, const char *json_path, const char *junit_path, struct hb_err *err);
+/* Opens the reports (either path may be NULL): JSON lines start with the run header
+ * record and JUnit with its root, both flushed, so an unwritable path (or /dev/full) fails
+ * here, before the run. h NULL: a header with only what the process knows. */
+int rep_open(struct rep_sink *s, const char *json_path, const char *junit_path, const struct run_header *h,
+             struct hb_err *err);
+/* Adds a result: kept in memory and streamed to both files. A failed write is remembered
+ * (write_failed) and reported by rep_finish. */
 void rep_add(struct rep_sink *s, const struct rep_result *r);
-/* One line per verdict as it arrives (stdout), failures with where and how large. */
-void rep_print_line(FILE *out, const struct rep_result *r);
-/* The end-of-run table grouped by kernel, then the counts and the closing line. */
-void rep_print_summary(FILE *out, const struct rep_sink *s);
+/* Ends the reports: the JSON end record (how many results, whether interrupted), the last
+ * flush and close of both files. -1 with err when any write or close failed. */
+int rep_finish(struct rep_sink *s, int interrupted, struct hb_err *err);
+/* Frees the records and closes whatever rep_finish did not. */
+void rep_close(struct rep_sink *s);
 int rep_failed(const struct rep_sink *s);
 /* Cases that ran (a row per case that is not a SKIP): 0 means the run tested nothing. */
 int rep_ran(const struct rep_sink *s);
+
+/* report_text.c: what a person reads. */
+/* What failed and by how much, in one line: bad/total, ratio as a fraction of its threshold,
+ * NaN counts by origin, first bad element, guard damage. Group rows: their reason. */
+void rep_describe(const struct rep_result *r, char *buf, size_t len);
+/* The case's sizes, distribution and seed: "15x16x17 uniform seed 42". */
+void rep_case_text(const struct rep_result *r, char *buf, size_t len);
+/* One line per verdict as it arrives, failures with where and how large and, on the next
+ * line, the reproducer (h may be NULL). Names pass through rep_term: no raw escapes. */
+void rep_print_line(FILE *out, const struct rep_result *r, const struct run_header *h);
+/* The end-of-run table grouped by kernel, then the failures, the counts and the closing line. */
+void rep_print_summary(FILE *out, const struct rep_sink *s);
+/* Text for a terminal: control characters (C0, DEL, C1) as \xHH, invalid UTF-8 as U+FFFD. */
+void rep_term(FILE *out, const char *s);
 
 /* Results summed per (backend, device, width) group, groups of one kernel together, kernels
  * in the order they first reported: what the table and the HTML page both show. */
@@ -67,17 +126,13 @@ struct rep_group {
     const struct rep_result *first; /* identity: lang, kernel, op, backend, device, width */
     int new_kernel;                 /* first group of its kernel */
     int counts[V_COUNT];
-    double worst_ratio, worst_sum;
+    double worst_margin;            /* max over cases of max_ratio / threshold */
+    double worst_sum;
     uint64_t worst_ulp;
 };
 /* Returns the number of groups; *out is malloc'd (free it). */
 int rep_groups(const struct rep_sink *s, struct rep_group **out);
-void rep_close(struct rep_sink *s);
-
-/* Escapes for the writers, exposed for the tests. */
-void rep_json_string(FILE *out, const char *s);
-/* One result as one JSON line, exactly as --json writes it. */
-void rep_write_json(FILE *out, const struct rep_result *r);
-void rep_xml_string(FILE *out, const char *s);
+/* Whether a and b are one group's (backend, device, width, kernel). */
+int rep_same_group(const struct rep_result *a, const struct rep_result *b);
 
 #endif

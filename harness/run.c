@@ -11,6 +11,16 @@
 #include "outputs.h"
 #include "runner.h"
 
+/* Whether a kernel came from a --manifest file rather than the shipped kernels/ folder: its
+ * reproducer then names the manifests. */
+static int run_user_kernel(const struct kern_desc *k)
+{
+    char *dir = path_join(path_root_dir(), "kernels/");
+    int user = !k->file || strncmp(k->file, dir, strlen(dir)) != 0;
+    free(dir);
+    return user;
+}
+
 void run_fill_identity(struct rep_result *r, const struct group *g)
 {
     memset(r, 0, sizeof *r);
@@ -21,6 +31,8 @@ void run_fill_identity(struct rep_result *r, const struct group *g)
     snprintf(r->lang, sizeof r->lang, "%s", g->k ? g->k->lang : "vendor");
     snprintf(r->kernel, sizeof r->kernel, "%s", g->k ? g->k->name : g->p->vendor);
     snprintf(r->note, sizeof r->note, "%s", g->k && g->k->note ? g->k->note : "");
+    r->device_index = g->device;
+    r->user_manifest = g->k && run_user_kernel(g->k);
     r->width = g->width.width;
     r->op = g->k ? g->k->op : OP_SGEMM;
 }
@@ -45,9 +57,11 @@ void run_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_
         cx->threads_by_backend[backend_slot] += r->threads;
         cx->kernel_ms_by_backend[backend_slot] += r->kernel_ms;
     }
+    if (cx->silent)
+        return;
     if (!cx->o->quiet || verdict_fails_run(r->verdict) || r->verdict == V_SKIP)
         if (r->verdict != V_PASS)
-            rep_print_line(stdout, r);
+            rep_print_line(stdout, r, &cx->sink.hdr);
     fflush(stdout);
 }
 
@@ -82,23 +96,13 @@ static void run_skip_racecheck(struct run_ctx *cx, const struct group *g)
  * the kernels in manifest order. */
 static void run_width(struct run_ctx *cx, const struct probe *p, int slot, int dv, int w)
 {
-    const struct run_opts *o = cx->o;
     printf("%s: %s (%s), width %d\n", p->name, p->dev[dv].name, p->dev[dv].driver, p->dev[dv].widths[w].width);
     for (int k = -1; k < cx->kernels.n && !sup_interrupted; k++) {
-        struct group g = {p, slot, dv, p->dev[dv].widths[w], NULL, NULL, 0};
-        if (k >= 0) {
-            g.k = &cx->kernels.k[k];
-            if (!plan_lang_listed(p->langs, g.k->lang) || !plan_kernel_selected(o, g.k->lang, g.k->name))
-                continue;
-        } else if (!p->vendor[0] || o->sanitize || !plan_kernel_selected(o, "vendor", p->vendor)) {
-            continue;
-        }
-        if (g.k && g.k->needs_racecheck && !plan_race_detector(o)) {
+        struct group g;
+        enum plan_group what = plan_group_at(cx, p, slot, dv, w, k, &g);
+        if (what == PLAN_NEEDS_RACECHECK)
             run_skip_racecheck(cx, &g);
-            continue;
-        }
-        plan_group_cases(cx, &g);
-        if (g.n_cases)
+        if (what == PLAN_GROUP)
             sup_run_group(cx, &g);
         free(g.cases);
     }
@@ -110,14 +114,14 @@ static void run_groups(struct run_ctx *cx, const struct probe *probes, int n_pro
     for (int b = 0; b < n_probes && !sup_interrupted; b++) {
         const struct probe *p = &probes[b];
         for (int dv = 0; dv < p->count && !sup_interrupted; dv++)
-            for (int w = 0; (o->device < 0 || o->device == dv) && w < p->dev[dv].n_widths && !sup_interrupted; w++)
-                if (plan_width_selected(o, p->dev[dv].widths[w].width))
+            for (int w = 0; w < p->dev[dv].n_widths && !sup_interrupted; w++)
+                if (plan_width_runs(o, p, dv, w))
                     run_width(cx, p, b, dv, w);
     }
 }
 
-/* Everything before the first group: probes, case selection, memory check, references,
- * report files. Returns an exit code, or -1 to go on. */
+/* Everything before the first group: probes, case selection, memory check, report files
+ * and after-run outputs, references. Returns an exit code, or -1 to go on. */
 static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, double *ref_ms, struct hb_err *err)
 {
     const struct run_opts *o = cx->o;
@@ -129,10 +133,15 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, do
     int selected_cases = plan_select_cases(cx, NULL);
     if (plan_check_memory(cx, probes, *n_probes, err))
         return EXIT_USAGE;
+    /* Every output is opened and the baseline read before the references take their time. */
+    struct run_header *h = xcalloc(1, sizeof *h);
+    out_header(o, h);
+    int bad = out_prepare(&cx->out, err) || rep_open(&cx->sink, o->json, o->junit, h, err);
+    free(h);
+    if (bad)
+        return EXIT_USAGE;
     plan_prepare(cx);
     *ref_ms = now_ms() - t_ref;
-    if (rep_open(&cx->sink, o->json, o->junit, err))
-        return EXIT_USAGE;
     printf("harness: %d cases, %d kernels; references in %.1f s (%s); emulator schedule %s\n", selected_cases,
            cx->kernels.n, *ref_ms / 1e3, ref_library(), o->schedule);
     return -1;
@@ -140,21 +149,13 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, do
 
 static int run_finish(struct run_ctx *cx, struct hb_err *err)
 {
-    const struct run_opts *o = cx->o;
     int code = sup_interrupted || rep_failed(&cx->sink) ? EXIT_FAILURES : EXIT_OK;
-    if (code == EXIT_OK && !rep_ran(&cx->sink) && !o->allow_empty) {
+    if (code == EXIT_OK && !rep_ran(&cx->sink) && !cx->o->allow_empty) {
         printf("harness: no case ran (%s): exit %d; --allow-empty accepts that\n",
                cx->sink.n ? "every kernel skipped" : "no kernel, case and device matched", EXIT_NOTHING_RAN);
         code = EXIT_NOTHING_RAN;
     }
-    struct out_opts out;
-    memset(&out, 0, sizeof out);
-    out.html = o->html, out.record = o->record, out.compare = o->compare;
-    base_opts_init(&out.base);
-    out.base.fail_on_bits = o->fail_on_bits;
-    if (o->perf_pct > 0)
-        out.base.perf_pct = o->perf_pct, out.base.fail_on_perf = 1;
-    return out_finish(&out, &cx->sink, code, err);
+    return out_finish(&cx->out, &cx->sink, code, sup_interrupted != 0, err);
 }
 
 int run_conformance(const struct run_opts *o, struct hb_err *err)
@@ -163,6 +164,11 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     struct run_ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.o = o;
+    cx.out.html = o->html, cx.out.record = o->record, cx.out.compare = o->compare;
+    base_opts_init(&cx.out.base);
+    cx.out.base.fail_on_bits = o->fail_on_bits, cx.out.base.allow_new = o->allow_new;
+    if (o->perf_pct > 0)
+        cx.out.base.perf_pct = o->perf_pct, cx.out.base.fail_on_perf = 1;
     int code = plan_load(&cx, err) ? EXIT_USAGE : -1;
     if (code < 0 && o->group_child)
         code = wk_sanitized_child(&cx, err);
@@ -178,11 +184,14 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         run_groups(&cx, probes, n_probes);
+        if (o->shrink && !sup_interrupted)
+            shrink_failures(&cx, probes, n_probes);
         if (sup_interrupted)
             printf("\nharness: interrupted by signal %d: reports hold every result so far\n", (int)sup_interrupted);
         print_timing(&cx, probes, n_probes, ref_ms, now_ms() - t0);
         code = run_finish(&cx, err);
     }
+    out_release(&cx.out);
     rep_close(&cx.sink);
     plan_free(&cx);
     return code;

@@ -4,6 +4,7 @@
 #ifndef HB_RUN_H
 #define HB_RUN_H
 
+#include "selection.h"
 #include "util.h"
 
 #define RUN_MAX_LIST 16
@@ -20,6 +21,7 @@ struct run_opts {
     const char *junit, *json;
     const char *html, *record, *compare; /* after-run page, baseline record, upgrade gate */
     int fail_on_bits;      /* with compare: changed output bits fail */
+    int allow_new;         /* with compare: results the baseline lacks are not an error */
     double perf_pct;       /* with compare: slower by more than this fails (0: reported only) */
     const char *manifests[RUN_MAX_LIST];
     int n_manifests;
@@ -37,6 +39,10 @@ struct run_opts {
     int allow_empty;       /* a run where no case ran exits 0 instead of EXIT_NOTHING_RAN */
     const char *sanitize;  /* run each group under compute-sanitizer: memcheck | racecheck */
     const char *group_child; /* internal, set by sanitize_exec: run one group and exit */
+    struct sel_set ids;    /* --id and --rerun-failed: only these results (empty: all) */
+    const char *rerun_failed; /* the JSON lines --rerun-failed read */
+    int list;              /* --list: print the ids that would run, run nothing */
+    int shrink;            /* --shrink: shrink each failing case's sizes after the run */
     int argc;              /* the command line, re-run under the sanitizer */
     char **argv;
 };
@@ -45,9 +51,16 @@ struct run_opts {
  * kernel skipped, or nothing matched), so a gate cannot pass by not running. */
 enum { EXIT_OK = 0, EXIT_FAILURES = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3, EXIT_NOTHING_RAN = 4 };
 
-/* The options' defaults. */
+/* The options' defaults; run_opts_free releases what parsing allocated. */
 void run_opts_init(struct run_opts *o);
+void run_opts_free(struct run_opts *o);
+/* Parses `run` or `list` options (argv[0] is the command) into o: 0, 1 when --help was printed
+ * (or there is nothing to rerun), -1 with "--opt: problem" in err. */
+int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *err);
 int run_conformance(const struct run_opts *o, struct hb_err *err);
+/* `harness list`: backends, devices, kernels. */
 int run_list(const struct run_opts *o, struct hb_err *err);
+/* `harness run --list`: the id of every result the run would make, one per line. */
+int run_list_ids(const struct run_opts *o, struct hb_err *err);
 
 #endif

@@ -1,5 +1,6 @@
 /* run_options.c: the options of `harness run` and `harness list`, as one cli.h table: each
  * option's setter checks its value and fills struct run_opts. What they do is run.c's. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,18 @@ void run_opts_init(struct run_opts *o)
     /* The emulator's default: each case's first launch in lockstep, the repeat under a random
      * interleaving seeded from this and the case, so a race shows as a repeat difference. */
     o->schedule = "mixed:0";
+}
+
+void run_opts_free(struct run_opts *o)
+{
+    for (int i = 0; i < o->n_backends; i++)
+        free((char *)o->backends[i]);
+    for (int i = 0; i < o->n_kernel_globs; i++)
+        free((char *)o->kernel_globs[i]);
+    for (int i = 0; i < o->n_case_globs; i++)
+        free((char *)o->case_globs[i]);
+    sel_free(&o->ids);
+    o->n_backends = o->n_kernel_globs = o->n_case_globs = 0;
 }
 
 static int set_backend(void *d, const char *v, struct hb_err *e)
@@ -46,14 +59,16 @@ static int set_width(void *d, const char *v, struct hb_err *e)
     int n = 0, rc = cli_list(v, items, &n, RUN_MAX_LIST - RO(d)->n_widths);
     for (int i = 0; i < n; i++) {
         long w;
-        if (!rc && (parse_long(items[i], &w) || w < 1 || w > 1024))
+        /* Warp, wavefront and subgroup sizes are powers of two on every API (Vulkan requires
+         * it): any other number can never run, which is a usage error, not "nothing ran". */
+        if (!rc && (parse_long(items[i], &w) || w < 1 || w > 1024 || (w & (w - 1))))
             rc = -1;
         if (!rc)
             RO(d)->widths[RO(d)->n_widths++] = (int)w;
         free((char *)items[i]);
     }
     if (rc)
-        err_set(e, "expected widths such as 32 or 4,8,16");
+        err_set(e, "expected powers of two from 1 to 1024, such as 32 or 4,8,16");
     return rc;
 }
 
@@ -105,13 +120,31 @@ static int set_devices(void *d, const char *v, struct hb_err *e)
     return RO(d)->devices_all = 1, 0;
 }
 
+/* More shards than this is no slicing a catalogue can use (and n must fit an int). */
+#define RUN_MAX_SHARDS 65536
+
 static int set_shard(void *d, const char *v, struct hb_err *e)
 {
-    int i = -1, n = 0, used = 0;
-    if (sscanf(v, "%d/%d%n", &i, &n, &used) != 2 || v[used] || n < 1 || i < 0 || i >= n)
-        return err_set(e, "expected i/n with 0 <= i < n"), -1;
-    RO(d)->shard = i, RO(d)->shards = n;
+    const char *slash = strchr(v, '/');
+    char first[32];
+    long i, n;
+    if (!slash || (size_t)(slash - v) >= sizeof first)
+        return err_set(e, "expected i/n with 0 <= i < n <= %d", RUN_MAX_SHARDS), -1;
+    snprintf(first, sizeof first, "%.*s", (int)(slash - v), v);
+    if (parse_long(first, &i) || parse_long(slash + 1, &n) || n < 1 || n > RUN_MAX_SHARDS || i < 0 || i >= n)
+        return err_set(e, "expected i/n with 0 <= i < n <= %d", RUN_MAX_SHARDS), -1;
+    RO(d)->shard = (int)i, RO(d)->shards = (int)n;
     return 0;
+}
+
+static int set_id(void *d, const char *v, struct hb_err *e) { return sel_parse(&RO(d)->ids, v, e); }
+
+static int set_rerun(void *d, const char *v, struct hb_err *e)
+{
+    if (RO(d)->rerun_failed)
+        return err_set(e, "given twice: one earlier run's results at a time"), -1;
+    RO(d)->rerun_failed = v;
+    return sel_add_failed(&RO(d)->ids, v, e) < 0 ? -1 : 0;
 }
 
 static int set_sanitize(void *d, const char *v, struct hb_err *e)
@@ -158,6 +191,9 @@ SET_FLAG(quiet, quiet)
 SET_FLAG(only_manifest, no_builtin)
 SET_FLAG(bits, fail_on_bits)
 SET_FLAG(allow_empty, allow_empty)
+SET_FLAG(allow_new, allow_new)
+SET_FLAG(list, list)
+SET_FLAG(shrink, shrink)
 
 static const struct cli_opt run_table[] = {
     {"backend", 'b', "B[,B]", set_backend,
@@ -167,6 +203,16 @@ static const struct cli_opt run_table[] = {
     {"cases", 0, "FILE", set_cases, "a case catalogue instead of the tier's"},
     {"kernel", 'k', "GLOB[,GLOB]", set_kernel, "kernels by name or lang/name, e.g. 'reduce_*' or 'hip/*' (repeatable)"},
     {"case", 'c', "GLOB[,GLOB]", set_case, "cases by name (repeatable)"},
+    {"id", 0, "ID", set_id,
+     "only this result: BACKEND:DEVICE:wWIDTH:LANG/KERNEL:CASE as --list prints it, a glob in any field, "
+     "trailing fields optional (repeatable)"},
+    {"list", 'l', NULL, set_list, "print the id of every result the run would make, one per line; run nothing"},
+    {"rerun-failed", 0, "FILE", set_rerun,
+     "rerun exactly the FAIL, XPASS and ERROR results of an earlier run's --json FILE (give its --tier, "
+     "--cases or --manifest too)"},
+    {"shrink", 0, NULL, set_shrink,
+     "after the run, search each failing case for the smallest sizes that fail the same way and print "
+     "a command that reruns that"},
     {"width", 'w', "W[,W]", set_width, "only these warp/subgroup widths (repeatable)"},
     {"manifest", 'm', "FILE", set_manifest, "also run the kernels of this manifest (repeatable)"},
     {"only-manifest", 0, NULL, set_only_manifest, "run only --manifest kernels, not the shipped ones"},
@@ -178,6 +224,7 @@ static const struct cli_opt run_table[] = {
      "the upgrade gate: fails on a verdict gone bad, error growth past 2x or a missing case"},
     {"fail-on-bit-change", 0, NULL, set_bits, "with --compare: changed output bits fail"},
     {"perf-threshold", 0, "PCT", set_perf, "with --compare: slower by more than PCT percent fails"},
+    {"allow-new", 0, NULL, set_allow_new, "with --compare: results the baseline lacks are reported, not an error"},
     {"known-bugs", 0, "FILE", set_known_bugs, "triaged driver/toolkit bugs (default cases/known-bugs)"},
     {"timeout", 0, "S", set_timeout, "seconds one case may take before its child is killed (default 120)"},
     {"repeats", 0, "N", set_repeats, "launches per case, compared bit for bit (default 2)"},
@@ -213,6 +260,17 @@ int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *
         return rc;
     if (first < argc) {
         err_set(err, "%s: unexpected argument (see %s --help)", argv[first], argv[0]);
+        return -1;
+    }
+    if (o->rerun_failed && !o->ids.n) {
+        /* Nothing failed: nothing to rerun, which is success (not "nothing ran"). */
+        printf("harness: %s has no FAIL, XPASS or ERROR result: nothing to rerun\n", o->rerun_failed);
+        return 1;
+    }
+    if (o->shrink && o->sanitize) {
+        /* A sanitized child rebuilds its group from the command line, which cannot name the
+         * generated trial cases. */
+        err_set(err, "--shrink cannot run under --sanitize");
         return -1;
     }
     if (o->devices_all && o->n_backends != 1) {

@@ -12,6 +12,7 @@
 #include "loader.h"
 #include "manifest.h"
 #include "op.h"
+#include "outputs.h"
 #include "probe.h"
 #include "report.h"
 #include "run.h"
@@ -23,7 +24,9 @@ struct run_ctx {
     struct known_set known;
     struct case_data *data; /* one per case, in catalogue order */
     struct rep_sink sink;
+    struct out_opts out;    /* after-run outputs, opened and checked before the run */
     double kernel_ms, child_ms;
+    int silent;             /* results go to the sink only, not stdout (shrink.c's trials) */
     uint64_t threads_by_backend[LDR_MAX];
     double kernel_ms_by_backend[LDR_MAX];
 };
@@ -48,8 +51,15 @@ int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *er
 int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only);
 void plan_prepare(struct run_ctx *cx);
 int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err);
-/* The group's cases: every used case the kernel (or the vendor SGEMM) runs. */
+/* The group's cases: every used case the kernel (or the vendor SGEMM) runs, and --id asked for. */
 void plan_group_cases(const struct run_ctx *cx, struct group *g);
+/* Whether the run uses width w of device dv of p (--device, --width, --id). */
+int plan_width_runs(const struct run_opts *o, const struct probe *p, int dv, int w);
+/* The group of kernel k (-1: the vendor library) at that width, in g with its cases (free
+ * g->cases unless PLAN_NO_GROUP), and whether it runs. */
+enum plan_group { PLAN_NO_GROUP, PLAN_GROUP, PLAN_NEEDS_RACECHECK /* a SKIP row: no race detector */ };
+enum plan_group plan_group_at(const struct run_ctx *cx, const struct probe *p, int slot, int dv, int w, int k,
+                              struct group *g);
 int plan_lang_listed(const char *langs, const char *lang);
 int plan_kernel_selected(const struct run_opts *o, const char *lang, const char *name);
 int plan_case_selected(const struct run_opts *o, const char *name);
@@ -62,6 +72,10 @@ void run_fill_identity(struct rep_result *r, const struct group *g);
 void run_fill_case(struct rep_result *r, const struct hb_case *c);
 /* Adds one result to the reports and the run's figures, printing it when it is news. */
 void run_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_slot);
+
+/* shrink.c: after the run, for each failing case (one per group and failure class), the
+ * smallest sizes that still fail the same way, printed with a command that reruns them. */
+void shrink_failures(struct run_ctx *cx, const struct probe *probes, int n_probes);
 
 /* supervise.c: runs one group in child processes until every case has a row. */
 void sup_run_group(struct run_ctx *cx, const struct group *g);

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "child.h"
 #include "protocol.h"
 #include "runner.h"
@@ -170,7 +171,7 @@ static int sup_child_lost(struct run_ctx *cx, struct sup_state *st, const struct
     char verdict_why[256];
     r.verdict = verdict_case(&r.cmp, g->k ? kern_expected_bad(g->k, g->width.width) : 0, g->k ? g->k->expect : 0,
                              0, NULL, verdict_why, sizeof verdict_why);
-    snprintf(r.why, sizeof r.why, "%.120s; %.120s", why, verdict_why);
+    txt_printf(r.why, sizeof r.why, "%s; %s", why, verdict_why);
     run_add_result(cx, &r, g->slot);
     sup_count(st, &r);
     st->next = end->in_flight + 1;

@@ -5,6 +5,7 @@
  * op's comparison on the first launch and bit-for-bit equality for every later one (a repeat of
  * a kernel that declares deterministic = no that differs is compared on its own too). Report:
  * the figures go into the row. Decides no verdict. */
+#include "text.h"
 #include "testbed.h"
 
 #include <stdio.h>
@@ -205,7 +206,7 @@ int tb_run_case(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const s
     struct hb_err err = {{0}};
     if (k && kern_grid(k, d->c, t.grid, &err)) {
         r->cmp.classes |= CLS_API;
-        snprintf(r->why, sizeof r->why, "%.250s", err.msg);
+        txt_copy(r->why, sizeof r->why, err.msg);
         return 0;
     }
     if (k)
@@ -226,7 +227,7 @@ int tb_run_case(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const s
     }
     if (failed) {
         r->cmp.classes |= CLS_API;
-        snprintf(r->why, sizeof r->why, "%s: %s", t.failed_call, be->last_error(ctx));
+        txt_printf(r->why, sizeof r->why, "%s: %s", t.failed_call, be->last_error(ctx));
     }
     tb_release(&t);
     return failed;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <ctype.h>
+#include <sys/stat.h>
 
 void err_set(struct hb_err *e, const char *fmt, ...)
 {
@@ -67,6 +68,23 @@ const char *path_exe_dir(void)
     return dir;
 }
 
+/* An installed harness (make install) runs as PREFIX/lib/gpu-harness/harness, its data in
+ * PREFIX/share/gpu-harness: 1 with that folder in root, else 0. */
+static int path_installed_root(char *root, size_t len)
+{
+    const char *exe = path_exe_dir(), *tail = "/lib/gpu-harness";
+    size_t n = strlen(exe), t = strlen(tail);
+    if (n < t || strcmp(exe + n - t, tail))
+        return 0;
+    char guess[PATH_MAX + 32];
+    snprintf(guess, sizeof guess, "%.*s/share/gpu-harness", (int)(n - t), exe);
+    struct stat st;
+    if (stat(guess, &st) || !S_ISDIR(st.st_mode) || strlen(guess) >= len)
+        return 0;
+    snprintf(root, len, "%s", guess);
+    return 1;
+}
+
 const char *path_root_dir(void)
 {
     static char root[PATH_MAX];
@@ -74,6 +92,10 @@ const char *path_root_dir(void)
         const char *env = getenv("HB_ROOT");
         if (env && *env) {
             snprintf(root, sizeof root, "%s", env);
+        } else if (path_installed_root(root, sizeof root)) {
+            /* The backends look for shipped sources under $HB_ROOT (else their build folder's
+             * parent, which an installed tree does not have): tell them, and re-run harnesses. */
+            setenv("HB_ROOT", root, 0);
         } else {
             /* The binary lives in <root>/build (or any BUILD folder one level down). */
             snprintf(root, sizeof root, "%s/..", path_exe_dir());

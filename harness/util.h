@@ -18,7 +18,9 @@ char *xstrdup(const char *s);
 double now_ms(void);
 
 /* Directory holding the running executable (build/: backends and kernel products), or
- * $HB_BUILD_DIR; and the repository root above it, or $HB_ROOT. */
+ * $HB_BUILD_DIR; and the repository root above it (kernel sources, cases), or $HB_ROOT. An
+ * installed harness (make install) is PREFIX/lib/gpu-harness/harness and its root
+ * PREFIX/share/gpu-harness, exported as $HB_ROOT for the backends. */
 const char *path_exe_dir(void);
 const char *path_root_dir(void);
 /* Joins dir and rel unless rel is absolute; the result is malloc'd. */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "protocol.h"
 #include "runner.h"
 #include "testbed.h"
@@ -22,7 +23,7 @@ void wk_send_group_row(int fd, const struct group *g, enum hb_verdict v, unsigne
     snprintf(m.r.case_name, sizeof m.r.case_name, "*");
     m.r.verdict = v;
     m.r.cmp.classes = classes;
-    snprintf(m.r.why, sizeof m.r.why, "%s", why);
+    txt_copy(m.r.why, sizeof m.r.why, why);
     msg_send(fd, &m);
 }
 
@@ -64,7 +65,7 @@ static const struct hb_backend *wk_open(const struct run_ctx *cx, const struct g
 /* The row's verdict and reason, any API message first. */
 static void wk_judge(const struct run_ctx *cx, const struct group *g, const struct hb_case *c, struct rep_result *r)
 {
-    char kernel_name[128], verdict_why[256];
+    char kernel_name[sizeof r->lang + sizeof r->kernel], verdict_why[256];
     snprintf(kernel_name, sizeof kernel_name, "%s/%s", r->lang, r->kernel);
     const struct known_bug *bug = known_match(&cx->known, r->backend, r->device, kernel_name, c->name);
     int expected_bad = g->k ? kern_expected_bad(g->k, g->width.width) : 0;
@@ -74,7 +75,7 @@ static void wk_judge(const struct run_ctx *cx, const struct group *g, const stru
     if (r->why[0] && verdict_why[0]) {
         char api_why[sizeof r->why];
         memcpy(api_why, r->why, sizeof api_why);
-        snprintf(r->why, sizeof r->why, "%.150s; %.100s", api_why, verdict_why);
+        txt_printf(r->why, sizeof r->why, "%s; %s", api_why, verdict_why);
     } else if (!r->why[0]) {
         snprintf(r->why, sizeof r->why, "%s", verdict_why);
     }

@@ -20,7 +20,6 @@ else
 fi
 if command -v glslc >/dev/null 2>&1; then
     glslc --target-env=vulkan1.2 -O -Werror "$here/glsl/sgemm_v0.comp" -o "$out/glsl_v0.spv"
-    glslc --target-env=vulkan1.2 -O -Werror "$here/glsl/sgemm_opt.comp" -o "$out/glsl_opt.spv"
     glslc --target-env=vulkan1.2 -O -Werror "$root/kernels/vulkan/sgemm_optimized.comp" -o "$out/glsl_ship.spv"
     cc -std=c11 -O2 -Wall -Wextra -Werror "$here/vk/vklab.c" -o "$out/vklab" -lvulkan -lm
     echo "built $out/vklab and the SPIR-V it times"

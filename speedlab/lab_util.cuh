@@ -203,7 +203,11 @@ static kattr kernel_attrs(const void *fn, int threads)
     cudaFuncAttributes a;
     CK(cudaFuncGetAttributes(&a, fn));
     int blocks = 0, dev = 0, max_threads = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, 0));
+    /* Not fatal: the calculator may refuse a cluster kernel (then blocks/SM reads -1). */
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        blocks = -1;
+    }
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
     return {a.numRegs, (int)a.sharedSizeBytes, (int)a.localSizeBytes, blocks,

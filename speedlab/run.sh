@@ -1,8 +1,8 @@
 #!/bin/sh
 # run.sh: the device-side run of speedlab, for the lead's device call (build first with
 # speedlab/build.sh, carry build/speedlab). Runs the CUDA benchmark, the Vulkan timer when a
-# Vulkan loader is there, disassembles the candidates (cuobjdump) and profiles one launch of
-# each with ncu (clocks left alone), then prints the summaries so that they end the output.
+# Vulkan loader is there, disassembles the candidates (cuobjdump) and profiles them with
+# ncu.sh (clocks left alone), then prints the summaries so that they end the output.
 # Files go to $OUT (or ./speedlab-out). Usage: speedlab/run.sh [speedlab options];
 # SPEEDLAB_NCU=0 skips ncu, SPEEDLAB_VK=0 skips Vulkan.
 set -u
@@ -24,12 +24,8 @@ fi
 if command -v cuobjdump >/dev/null 2>&1; then
     cuobjdump -sass "$bin/speedlab" >"$out/sass.txt" 2>&1
 fi
-if [ "${SPEEDLAB_NCU:-1}" = 1 ] && command -v ncu >/dev/null 2>&1; then
-    timeout 150 ncu --clock-control none --kernel-name regex:'gemm|sl_co|reduce|sl_r' \
-        --section SpeedOfLight --section Occupancy --section LaunchStats \
-        --section WarpStateStats --section SchedulerStats --section InstructionStats \
-        "$bin/speedlab" --profile --sizes 4096 >"$out/ncu.txt" 2>&1
-    echo "ncu: exit $? (ncu.txt)"
+if [ "${SPEEDLAB_NCU:-1}" = 1 ]; then
+    "$here/ncu.sh" "$out"
 fi
 cat "$out/gpu.txt"
 [ -f "$out/vklab.txt" ] && tail -12 "$out/vklab.txt"

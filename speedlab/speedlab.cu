@@ -24,10 +24,8 @@
 #include "kernels/reduce_v0.cu"
 #include "kernels/reduce_variants.cu"
 #include "kernels/sgemm_gpuonly.cu"
+#include "kernels/sgemm_split.cu"
 #include "kernels/sgemm_v0.cu"
-#include "kernels/sgemm_v1.cu"
-#include "kernels/sgemm_v2.cu"
-#include "kernels/sgemm_v3.cu"
 #include "kernels/sgemm_v4.cu"
 #include "lab_util.cuh"
 
@@ -49,19 +47,20 @@ struct red_kernel {
 
 static const gemm_kernel k_opt[] = {
     {"opt_v0", sl_sgemm_v0, 16, 16, 128, 1, "shipped: one smem stage, two barriers per tile, scalar loads"},
-    {"opt_ship", sgemm_optimized, 16, 16, 128, 1, "kernels/cuda/sgemm_optimized.cu in this tree: v1 + per-thread load cursors"},
-    {"opt_v1", sl_sgemm_v1, 16, 16, 128, 1, "warp tiles, 2 smem stages + reg prefetch, frag double buffer, 128-bit global"},
-    {"opt_v2", sl_sgemm_v2, 16, 16, 128, 1, "v1 without fragment double buffering"},
-    {"opt_v3", sl_sgemm_v3, 16, 16, 128, 1, "v1 with the plain 16x16 thread grid (no warp tiles)"},
-    {"opt_v4", sl_sgemm_v4, 16, 16, 128, 1, "v1 with the tile loop unrolled by two"},
-    {"opt_v5", sl_sgemm_v5, 16, 16, 128, 1, "v1 with B by cp.async (GPU only)"},
-    {"opt_v6", sl_sgemm_v6, 16, 16, 128, 2, "v1 split in two along K when tiles <= 128 (GPU only)"},
+    {"opt_v4", sl_sgemm_v4, 16, 16, 128, 1, "round 1's best: warp tiles, 2 stages, reg prefetch, 128-bit loads"},
+    {"opt_v6", sl_sgemm_v6, 16, 16, 128, 2, "v4-like, split in two along K when tiles <= 128 (global counter)"},
+    {"opt_ship", sgemm_optimized, 16, 16, 128, 2, "kernels/cuda/sgemm_optimized.cu in this tree (= s2)"},
+    {"opt_s1", sl_opt_s1, 16, 16, 128, 1, "whole-tile fast path, unrolled by 2, no split"},
+    {"opt_s4", sl_opt_s4, 16, 16, 128, 4, "s1 + split-K in 4 (cluster 1x1x4, DSMEM sum)"},
+    {"opt_s1r", sl_opt_s1r, 16, 16, 128, 1, "s1 with up to 255 registers (1 block/SM)"},
+    {"opt_s2r", sl_opt_s2r, 16, 16, 128, 2, "s2 with up to 255 registers (1 block/SM)"},
 };
 static const gemm_kernel k_co[] = {
     {"co_v0", sl_co_v0, 16, 16, 32, 1, "shipped: 32x32 tiles, scalar smem reads"},
     {"co_ship", sgemm_coarsened, 16, 16, 32, 1, "kernels/cuda/sgemm_coarsened.cu in this tree (= c32)"},
     {"co_c32", sl_co_c32, 16, 16, 32, 1, "T=32, 128-bit smem reads along k, warps as 4x8 threads"},
     {"co_c64", sl_co_c64, 32, 32, 64, 1, "T=64 (1024 threads), same reads"},
+    {"co_sh", sl_co_sh, 16, 16, 32, 1, "c32 with B by warp shuffles (tests the shared-memory roofline)"},
 };
 static const red_kernel k_red[] = {
     {"rw_v0", sl_rw_v0, 1024, "shipped reduce_warp32: chunk 1024, 32-bit loads"},
@@ -81,13 +80,18 @@ static const red_kernel k_red[] = {
 
 static cublasHandle_t g_blas;
 
-static void launch_gemm(const gemm_kernel &k, const float *A, const float *B, float *C, int M,
+/* false when the launch was refused (a cluster shape this GPU will not schedule, say):
+ * that candidate is reported and skipped, the run goes on. */
+static bool launch_gemm(const gemm_kernel &k, const float *A, const float *B, float *C, int M,
                         int N, int K)
 {
     dim3 grid((N + k.tile - 1) / k.tile, (M + k.tile - 1) / k.tile, k.z), block(k.bx, k.by, 1);
     if (M > 0 && N > 0)
         k.fn<<<grid, block>>>(A, B, C, M, N, K);
-    CK(cudaGetLastError());
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        printf("    LAUNCH FAILED %s: %s\n", k.name, cudaGetErrorString(e));
+    return e == cudaSuccess;
 }
 
 /* Row-major C = A * B as column-major C^T = B^T A^T, as the harness's cuda backend. */
@@ -106,13 +110,15 @@ static void print_attrs(const char *name, const void *fn, int threads, const cha
 }
 
 /* Checks one kernel on the shapes that reach every load path: odd sizes (scalar loads),
- * multiples of 4 off the tile (128-bit loads, edge tiles), pointers 4 bytes off 16-byte
- * alignment, K = 0, a single element. 0 when every shape is within tolerance. */
+ * multiples of 4 off the tile (128-bit loads, edge tiles), whole interior tiles beside edge
+ * tiles (1032 x 1160 x 1032), pointers 4 bytes off 16-byte alignment, K = 0, a single
+ * element, one k tile shared by split-K blocks. 0 when every shape is within tolerance. */
 static int check_gemm(const gemm_kernel *k, bool vendor, double *worst)
 {
     static const int shapes[][4] = {{1000, 1001, 999, 0}, {1020, 1028, 1036, 0}, {260, 260, 260, 1},
                                     {17, 33, 0, 0},       {1, 1, 1, 0},          {129, 127, 2048, 0},
-                                    {1024, 1024, 1024, 0}};
+                                    {1024, 1024, 1024, 0}, {1032, 1160, 1032, 0}, {264, 264, 264, 1},
+                                    {256, 256, 8, 0}};
     int bad = 0;
     *worst = 0;
     for (const auto &s : shapes) {
@@ -124,8 +130,8 @@ static int check_gemm(const gemm_kernel *k, bool vendor, double *worst)
         ref_gemm(A.p + off, B.p + off, R.p, M, N, K);
         if (vendor)
             launch_cublas(A.p + off, B.p + off, C.p + off, M, N, K);
-        else
-            launch_gemm(*k, A.p + off, B.p + off, C.p + off, M, N, K);
+        else if (!launch_gemm(*k, A.p + off, B.p + off, C.p + off, M, N, K))
+            return 1000; /* not timed */
         CK(cudaDeviceSynchronize());
         double rel = compare(C.p + off, R.p, (size_t)M * N);
         bool guard_ok = guard_intact(C.p + off + (size_t)M * N, GUARD, lab_poison());
@@ -164,9 +170,11 @@ static void run_gemm_family(const char *title, const gemm_kernel *ks, int nk, co
         dbuf A((size_t)n * n), B((size_t)n * n), C((size_t)n * n);
         fill_uniform(A.p, A.n, 1), fill_uniform(B.p, B.n, 2);
         double before = time_median([&] { launch_cublas(A.p, B.p, C.p, n, n, n); }, o.runs);
-        for (int i = 0; i < nk; i++)
-            rows[rows.size() - nk + i].ms[s] =
-                time_median([&] { launch_gemm(ks[i], A.p, B.p, C.p, n, n, n); }, o.runs);
+        for (int i = 0; i < nk; i++) {
+            gemm_row &r = rows[rows.size() - nk + i];
+            r.ms[s] = r.bad >= 1000 ? 0.0 / 0.0
+                                    : time_median([&] { launch_gemm(ks[i], A.p, B.p, C.p, n, n, n); }, o.runs);
+        }
         double after = time_median([&] { launch_cublas(A.p, B.p, C.p, n, n, n); }, o.runs);
         printf("  n=%d cuBLAS %.3f ms before, %.3f ms after the candidates\n", n, before, after);
         if ((int)blas_ms.size() <= s)

@@ -27,7 +27,8 @@ json_check() {
     local name=$1 file=$2 expr=$3
     if python3 - "$file" "$expr" >"$T/py" 2>&1 <<'PY'
 import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
+# Result records only: schema 2 files open with a run header and close with an end record.
+recs = [r for r in (json.loads(l) for l in open(sys.argv[1], encoding="utf-8")) if r.get("record", "result") == "result"]
 def find(**kw):
     return [r for r in recs if all(r.get(k) == v for k, v in kw.items())]
 ok = eval(sys.argv[2])
@@ -120,7 +121,8 @@ else
     echo "integration: an interrupted run keeps valid reports"
     "$H" run --backend sim --width 32 --kernel 'cuda/sgemm_naive' --junit "$T/int.xml" --json "$T/int.jsonl" >"$T/out" 2>&1 &
     pid=$!
-    for _ in $(seq 1 100); do [ -s "$T/int.jsonl" ] && break; sleep 0.1; done
+    # The header record comes first: wait for a result before interrupting.
+    for _ in $(seq 1 100); do grep -q '"record":"result"' "$T/int.jsonl" 2>/dev/null && break; sleep 0.1; done
     kill -TERM $pid; wait $pid
     if xmllint --noout "$T/int.xml" 2>"$T/xml"; then ok "JUnit valid after SIGTERM"; else bad "JUnit valid after SIGTERM" "$T/xml"; fi
     json_check "JSON lines complete after SIGTERM" "$T/int.jsonl" 'len(recs) > 0'
@@ -211,7 +213,7 @@ if [ -n "$(device_count sim)" ]; then
         bad "merged shards hold as many results as one run" "$T/out"
     fi
     if xmllint --noout "$T/merged.xml" 2>"$T/xml"; then ok "merged JUnit is valid XML"; else bad "merged JUnit is valid XML" "$T/xml"; fi
-    if grep -q '<svg' "$T/merged.html"; then ok "HTML report draws the failing cases"; else bad "HTML report draws the failing cases" "$T/merged.html"; fi
+    if grep -q 'id="overview"' "$T/merged.html" && grep -q '<details id="XFAIL">' "$T/merged.html"; then ok "HTML report: overview, expected failures folded"; else bad "HTML report: overview, expected failures folded" "$T/merged.html"; fi
     "$H" run --backend sim --width 32 --kernel 'cuda/reduce_generic' --record "$T/base.jsonl" --quiet >"$T/out" 2>&1
     expect_exit 0 "compare with an identical baseline" -- "$H" run --backend sim --width 32 --kernel 'cuda/reduce_generic' --compare "$T/base.jsonl" --quiet
     sed 's/"output_hash":"[0-9a-f]*"/"output_hash":"0123456789abcdef"/' "$T/base.jsonl" >"$T/base_bits.jsonl"
@@ -382,6 +384,138 @@ else
     else
         skip "a cache folder owned by another user is refused" "needs root to give a folder away"
     fi
+    echo "integration: bench files (issue 14): --json, --csv, --svg, --devices all"
+    expect_exit 0 "bench on the emulator writes its files" -- "$H" bench --backend sim --devices all \
+        --kernel 'cuda/sgemm_tiled' --sizes 16,24 --reduce-n 4096 --runs 1 \
+        --json "$T/bench.json" --csv "$T/bench.csv" --svg "$T/bench.svg"
+    if python3 - "$T/bench.json" "$T/bench.csv" >"$T/py" 2>&1 <<'PY'
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+rows = doc["rows"]
+tiled = [r for r in rows if r["impl"] == "cuda/sgemm_tiled"]
+assert doc["schema"] == 1 and doc["sizes"] == [16, 24] and doc["runs"] == 1, doc
+assert sorted(r["n"] for r in tiled) == [16, 24] and all(r["tflops"] > 0 and r["device_index"] == 0 for r in tiled), tiled
+assert any(r["kind"] == "copy" and r["gbs"] > 0 and r["pct_copy"] == 100 for r in rows), rows
+table = list(csv.DictReader(open(sys.argv[2])))
+assert len(table) == len(rows) and [t["impl"] for t in table] == [r["impl"] for r in rows], table
+assert all(t["unit"] == ("TFLOPS" if t["op"] == "sgemm" else "GB/s") for t in table), table
+PY
+    then ok "bench JSON and CSV hold the same rows: each size of the kernel, and the copy"; else bad "bench JSON/CSV" "$T/py"; fi
+    if xmllint --noout "$T/bench.svg" 2>"$T/py" && [ "$(grep -c '<polyline' "$T/bench.svg")" = 1 ] &&
+        grep -q 'cuda/sgemm_tiled (sim)' "$T/bench.svg"; then
+        ok "bench SVG is well-formed XML with one line for the one kernel, named in the legend"
+    else
+        bad "bench SVG" "$T/bench.svg"
+    fi
+    expect_exit 2 "bench --devices takes only 'all'" -- "$H" bench --backend sim --devices 1
+    expect_exit 2 "bench --json needs a file" -- "$H" bench --backend sim --json
+    echo "integration: JSON lines schema, seeds as strings, JUnit per device, reproducers (issue 14)"
+    src=$(pwd)/kernels/cuda/reduce_wave64.cu
+    printf '[wave64_claimed_good]\nop = reduce\nlang = cuda\nsource = %s\nentry = reduce_wave64\nblock = 256\ngrid = n/1024\nchunk = 1024\n' "$src" >"$T/claimed.manifest"
+    expect_exit 1 "a broken kernel claimed good fails" -- "$H" run --backend sim --width 32 --only-manifest \
+        --manifest "$T/claimed.manifest" --case 'sum_4097' --json "$T/rep.jsonl" --junit "$T/rep.xml" --html "$T/rep.html"
+    cp "$T/out" "$T/rep.out"
+    json_check "every record carries the schema; header first, end last" "$T/rep.jsonl" \
+        'all(json.loads(l)["schema"] == 2 for l in open(sys.argv[1])) and json.loads(open(sys.argv[1]).readline())["record"] == "header" and json.loads(open(sys.argv[1]).readlines()[-1]) == {"schema": 2, "record": "end", "results": len(recs), "interrupted": False}'
+    json_check "seeds and hashes are strings" "$T/rep.jsonl" \
+        'recs and all(isinstance(r["seed"], str) and isinstance(r["output_hash"], str) for r in recs)'
+    seed_py=$(python3 -c 'import json,sys; print([r for r in map(json.loads, open(sys.argv[1])) if r.get("record") == "result"][0]["seed"])' "$T/rep.jsonl")
+    if grep -q "seed $seed_py\]" "$T/rep.out" && [ "${#seed_py}" -gt 16 ]; then ok "seed past 2^53 reads back exactly in python ($seed_py)"; else bad "seed reads back exactly in python" "$T/rep.out"; fi
+    if command -v jq >/dev/null; then
+        seed_jq=$(jq -r 'select(.record == "result") | .seed' "$T/rep.jsonl" | head -1)
+        if [ "$seed_jq" = "$seed_py" ]; then ok "jq reads the same seed"; else bad "jq reads the same seed ($seed_jq vs $seed_py)" "$T/rep.out"; fi
+    else
+        skip "jq reads the same seed" "jq not installed"
+    fi
+    if xmllint --noout "$T/rep.xml" 2>"$T/xml" && grep -q '<testsuite name="sim:0:w32"' "$T/rep.xml" &&
+        grep -q '<property name="device" value="SIMT' "$T/rep.xml" && grep -q 'hostname="' "$T/rep.xml" &&
+        grep -q 'classname="sim:0:w32:cuda/wave64_claimed_good"' "$T/rep.xml" &&
+        grep -q '<failure type="wrong" message="FAIL wrong: .*bad.*threshold.*seed' "$T/rep.xml" &&
+        grep -q '>reproduce: .*harness run --backend sim --device 0 --width 32' "$T/rep.xml"; then
+        ok "JUnit: suite per device and width, properties, figures in the message, reproducer in the body"
+    else
+        bad "JUnit: suite per device and width, properties, figures in the message, reproducer in the body" "$T/rep.xml"
+    fi
+    rerun=$(grep -m1 '^ *rerun: ' "$T/rep.out" | sed 's/^ *rerun: //')
+    if [ -n "$rerun" ] && grep -q 'rerun: <code>' "$T/rep.html"; then ok "failure line and HTML caption carry the reproducer"; else bad "failure line and HTML caption carry the reproducer" "$T/rep.out"; fi
+    eval "$rerun --json '$T/again.jsonl'" >"$T/out" 2>&1
+    json_check "the reproducer reruns that one case with the same verdict" "$T/again.jsonl" \
+        'len(recs) == 1 and recs[0]["case"] == "sum_4097" and recs[0]["verdict"] == "FAIL"'
+
+    echo "integration: invalid UTF-8 in a compiler message still makes valid reports (issue 17.11)"
+    # The compiler names the file: a folder name that is not UTF-8 puts raw bytes in the message.
+    U8="$T/utf$(printf '\377\376')"
+    mkdir -p "$U8"
+    cp tests/data/user_kernel/user.manifest "$U8/"
+    sed 's/float s = 0.0f;/float s = not_declared;/' tests/data/user_kernel/my_reduce.cu >"$U8/my_reduce.cu"
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$U8/user.manifest" \
+        --case 'sum_4097' --json "$T/utf.jsonl" --junit "$T/utf.xml" --html "$T/utf.html" >"$T/out" 2>&1
+    json_check "the compiler's message, path included, is in the record" "$T/utf.jsonl" \
+        'any("not_declared" in r["why"] and "utf\ufffd\ufffd/my_reduce.cu" in r["why"] for r in recs)'
+    if xmllint --noout "$T/utf.xml" 2>"$T/xml"; then ok "JUnit with invalid UTF-8 in a message is valid XML"; else bad "JUnit with invalid UTF-8 in a message is valid XML" "$T/xml"; fi
+    if python3 -c 'import sys; [open(f, encoding="utf-8").read() for f in sys.argv[1:]]' "$T/utf.jsonl" "$T/utf.html" "$T/out" 2>"$T/py"; then
+        ok "JSON, HTML and terminal output are valid UTF-8"
+    else
+        bad "JSON, HTML and terminal output are valid UTF-8" "$T/py"
+    fi
+
+    echo "integration: the gate refuses baselines and merges that do not add up (issue 17.8)"
+    run_reduce() { "$H" run --backend sim --width 32 --kernel 'cuda/reduce_generic' --quiet "$@"; }
+    run_reduce --case 'sum_1*' --record "$T/b.jsonl" >"$T/out" 2>&1
+    expect_exit 0 "compare with a whole baseline" -- run_reduce --case 'sum_1*' --compare "$T/b.jsonl"
+    : >"$T/b_empty.jsonl"
+    head -n 2 "$T/b.jsonl" >"$T/b_cut.jsonl"
+    printf '\0\0\0\0\n\0\0\n' >"$T/b_nul.jsonl"
+    for k in empty cut nul; do
+        expect_exit 2 "compare with a $k baseline" -- run_reduce --case 'sum_1*' --compare "$T/b_$k.jsonl"
+    done
+    expect_exit 2 "a baseline that does not cover the run" -- run_reduce --compare "$T/b.jsonl"
+    expect_exit 0 "... accepted with --allow-new" -- run_reduce --compare "$T/b.jsonl" --allow-new
+    run_reduce --shard 0/2 --json "$T/m0.jsonl" >"$T/out" 2>&1
+    run_reduce --shard 1/2 --json "$T/m1.jsonl" >"$T/out" 2>&1
+    expect_exit 0 "merge of both shards" -- "$H" merge --json "$T/m.jsonl" "$T/m0.jsonl" "$T/m1.jsonl"
+    expect_exit 2 "merge of the same shard twice" -- "$H" merge "$T/m0.jsonl" "$T/m0.jsonl"
+    expect_exit 2 "merge of one shard of two" -- "$H" merge "$T/m0.jsonl"
+    expect_exit 2 "merge of an empty file" -- "$H" merge "$T/m0.jsonl" "$T/b_empty.jsonl"
+    expect_exit 2 "merge of NUL garbage" -- "$H" merge "$T/m0.jsonl" "$T/b_nul.jsonl"
+
+    echo "integration: every write checked, outputs checked before the run (issue 17.9)"
+    for f in json junit; do
+        if [ -w /dev/full ]; then
+            expect_exit 2 "--$f /dev/full" -- run_reduce --case sum_1 "--$f" /dev/full
+            if grep -q "/dev/full: cannot write: No space left" "$T/out"; then ok "--$f /dev/full says why"; else bad "--$f /dev/full says why" "$T/out"; fi
+        else
+            skip "--$f /dev/full" "no /dev/full"
+        fi
+    done
+    for opt in --html --record; do
+        expect_exit 2 "unwritable $opt fails before the run" -- run_reduce "$opt" "$T/no/such/dir/x"
+        if ! grep -q "references in" "$T/out"; then ok "$opt checked before the run"; else bad "$opt checked before the run" "$T/out"; fi
+    done
+    expect_exit 2 "missing --compare file fails before the run" -- run_reduce --compare "$T/none.jsonl"
+    if ! grep -q "references in" "$T/out"; then ok "--compare checked before the run"; else bad "--compare checked before the run" "$T/out"; fi
+
+    echo "integration: an all-NaN failure says where its NaN came from (issue 17.4)"
+    mkdir -p "$T/nan"
+    sed 's/C\[(size_t)row \* N + col\] = acc;/C[(size_t)row * N + col] = C[(size_t)row * N + col] + acc;/' \
+        kernels/cuda/sgemm_naive.cu >"$T/nan/reads_c.cu"
+    printf '[reads_c]\nop = sgemm\nlang = cuda\nsource = reads_c.cu\nentry = sgemm_naive\nblock = 16 16\ngrid = N/16 M/16\n' >"$T/nan/nan.manifest"
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$T/nan/nan.manifest" \
+        --case 'edge_15x16x17' --json "$T/nan.jsonl" >"$T/out" 2>&1
+    if grep -q "240 NaN from the output poison (C read before it was written)" "$T/out" && ! grep -q "max ratio 0," "$T/out"; then
+        ok "NaN counted by origin, no 'max ratio 0'"
+    else
+        bad "NaN counted by origin, no 'max ratio 0'" "$T/out"
+    fi
+    json_check "nan_poison in the record" "$T/nan.jsonl" 'recs[0]["nan_poison"] == 240 and recs[0]["overflowed"] == 0'
+
+    echo "integration: reports valid and closed after SIGTERM"
+    "$H" run --backend sim --width 32 --kernel 'cuda/sgemm_naive' --junit "$T/term.xml" --json "$T/term.jsonl" >"$T/out" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 100); do [ "$(wc -l <"$T/term.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.1; done
+    kill -TERM $pid; wait $pid
+    if xmllint --noout "$T/term.xml" 2>"$T/xml"; then ok "JUnit valid after SIGTERM"; else bad "JUnit valid after SIGTERM" "$T/xml"; fi
+    if tail -1 "$T/term.jsonl" | grep -q '"record":"end".*"interrupted":true'; then ok "JSON ends with an end record saying interrupted"; else bad "JSON ends with an end record saying interrupted" "$T/term.jsonl"; fi
 fi
 
 if [ -z "$(device_count sim)" ]; then
@@ -436,6 +570,140 @@ else
     json_check "the broken GLSL kernel is an ERROR with glslc's first error and the log" "$T/vkuk.jsonl" \
         'any(r["verdict"] == "ERROR" and "broken.comp:6: error" in r["why"] and "log: " in r["why"] for r in find(kernel="vk_broken"))'
 fi
+
+echo "integration: the command line (issue 14)"
+for c in run list bench merge; do
+    expect_exit 0 "$c --help" -- "$H" "$c" --help
+    expect_exit 0 "help $c" -- "$H" help "$c"
+done
+expect_exit 0 "--version" -- "$H" --version
+if grep -q '^harness [0-9][^ ]* (commit [0-9a-f]' "$T/out" && grep -q '^backends: .*sim:' "$T/out" &&
+    grep -q '^cflags: .*-Werror' "$T/out"; then ok "--version names the commit, flags and backends"
+else bad "--version names the commit, flags and backends" "$T/out"; fi
+expect_exit 2 "bench: unknown option" -- "$H" bench --frobnicate
+if grep -q -- "--frobnicate: unknown option" "$T/out"; then ok "the bad option is named"; else bad "the bad option is named" "$T/out"; fi
+expect_exit 2 "bench: --sizes=0" -- "$H" bench --sizes=0
+expect_exit 2 "merge: no input" -- "$H" merge
+expect_exit 2 "merge: unknown option" -- "$H" merge --frobnicate x.jsonl
+expect_exit 2 "--width 7 can never run" -- "$H" run --width 7
+expect_exit 2 "--shard 1/99999999999" -- "$H" run --shard 1/99999999999
+expect_exit 2 "--id with an empty field" -- "$H" run --id 'sim::w32'
+expect_exit 2 "--rerun-failed of a missing file" -- "$H" run --rerun-failed "$T/none.jsonl"
+
+if [ -z "$(device_count sim)" ]; then
+    skip "--list, --id, --rerun-failed, --shrink" "sim backend not built"
+else
+    expect_exit 2 "--device past the last device" -- "$H" run --backend sim --device 15
+    expect_exit 0 "--list with --opt=value, a comma list and a repeat" -- "$H" run --list --backend=sim \
+        --width=4,32 --kernel cuda/sgemm_naive -k cuda/sgemm_tiled --case=edge_15x16x17
+    cp "$T/out" "$T/ids"
+    if [ "$(cat "$T/ids")" = "$(printf '%s\n' sim:0:w4:cuda/sgemm_naive:edge_15x16x17 \
+        sim:0:w4:cuda/sgemm_tiled:edge_15x16x17 sim:0:w32:cuda/sgemm_naive:edge_15x16x17 \
+        sim:0:w32:cuda/sgemm_tiled:edge_15x16x17)" ]; then ok "--list prints one pasteable id per result"
+    else bad "--list prints one pasteable id per result" "$T/ids"; fi
+    id=$(sed -n 3p "$T/ids")
+    expect_exit 0 "--id re-runs one listed result" -- "$H" run --id "$id" --json "$T/id.jsonl"
+    json_check "--id ran exactly that result" "$T/id.jsonl" \
+        "[(r['backend'], r['width'], r['lang'] + '/' + r['kernel'], r['case']) for r in recs] == [('sim', 32, 'cuda/sgemm_naive', 'edge_15x16x17')]"
+    "$H" run --list --backend sim --width 8,32 --kernel 'cuda/*' --case 'edge_15x16x17,sum_4097' >"$T/ids2" 2>&1
+    "$H" run --backend sim --width 8,32 --kernel 'cuda/*' --case 'edge_15x16x17,sum_4097' --timeout 10 \
+        --json "$T/ids2.jsonl" >"$T/out" 2>&1
+    json_check "--list names exactly the results a run makes" "$T/ids2.jsonl" \
+        "sorted('%s:0:w%d:%s/%s:%s' % (r['backend'], r['width'], r['lang'], r['kernel'], r['case']) for r in recs if r['case'] != '*') == sorted(open('$T/ids2').read().split())"
+    name=$("$H" list | awk '$1 == "cuda/sgemm_tiled" { print $1 }')
+    if [ -n "$name" ] && "$H" run --list --backend sim --width 32 --kernel "$name" --case edge_1x2x3 >"$T/out" 2>&1 &&
+        [ "$(cat "$T/out")" = "sim:0:w32:cuda/sgemm_tiled:edge_1x2x3" ]; then ok "harness list names paste into --kernel"
+    else bad "harness list names paste into --kernel ('$name')" "$T/out"; fi
+
+    SH=tests/data/shrink/shrink.manifest
+    expect_exit 1 "a planted bug fails past 16 rows" -- "$H" run --backend sim --width 32 --manifest "$SH" \
+        --only-manifest --case 'edge_1[25]*,exact_9*' --json "$T/planted.jsonl"
+    json_check "3 FAIL, 2 PASS" "$T/planted.jsonl" \
+        "sorted(r['verdict'] for r in recs) == ['FAIL', 'FAIL', 'FAIL', 'PASS', 'PASS']"
+    # The reproducer's form (backend, device, width, kernel, case, manifest) reruns that one result.
+    expect_exit 1 "the reproducer command reruns the failing case" -- "$H" run --backend sim --device 0 --width 32 \
+        --kernel cuda/tile_edge --case edge_129x1x2 --manifest "$SH" --only-manifest --json "$T/repro.jsonl"
+    python3 -c "import json; json.dump([json.loads(l) for l in open('$T/planted.jsonl') if '\"edge_129x1x2\"' in l], open('$T/planted.json', 'w'))"
+    json_check "the rerun has the original's verdict and classes" "$T/repro.jsonl" \
+        "[(r['case'], r['verdict'], r['classes']) for r in recs] == [(r['case'], r['verdict'], r['classes']) for r in json.load(open('$T/planted.json'))]"
+    expect_exit 1 "--rerun-failed" -- "$H" run --backend sim --manifest "$SH" --only-manifest \
+        --rerun-failed "$T/planted.jsonl" --json "$T/rerun.jsonl"
+    json_check "--rerun-failed reran exactly the failures" "$T/rerun.jsonl" \
+        "sorted((r['width'], r['case'], r['verdict']) for r in recs) == [(32, c, 'FAIL') for c in ('edge_127x128x129', 'edge_128x129x1', 'edge_129x1x2')]"
+    grep -v '"FAIL"' "$T/planted.jsonl" >"$T/green.jsonl"
+    expect_exit 0 "--rerun-failed of a green run has nothing to do" -- "$H" run --rerun-failed "$T/green.jsonl"
+
+    expect_exit 1 "--shrink" -- "$H" run --backend sim --width 32 --manifest "$SH" --only-manifest \
+        --case edge_127x128x129 --shrink
+    if grep -q "^shrink: sim:0:w32:cuda/tile_edge:edge_127x128x129 FAIL wrong: still fails at M=17 N=1 K=1" "$T/out"
+    then ok "--shrink finds the smallest failing size (127x128x129 to 17x1x1)"
+    else bad "--shrink finds the smallest failing size" "$T/out"; fi
+    repro=$(sed -n 's/^  reproduce: //p' "$T/out" | sed "s|harness run|$PWD/$H run|")
+    (cd "$T" && eval "$repro --json $T/shrunk.jsonl") >"$T/out2" 2>&1
+    json_check "the shrunk reproducer fails the same way" "$T/shrunk.jsonl" \
+        "[(r['M'], r['N'], r['K'], r['verdict'], r['classes']) for r in recs] == [(17, 1, 1, 'FAIL', 'wrong')]"
+    expect_exit 0 "--shrink a canary" -- "$H" run --backend sim --width 32 --kernel cuda/fault_unwritten \
+        --case edge_127x128x129 --shrink
+    if grep -q "^shrink: .*cuda/fault_unwritten:edge_127x128x129 XFAIL unwritten: still fails at M=1 N=1 K=1" "$T/out"
+    then ok "--shrink keeps a canary's class (unwritten at 1x1x1)"; else bad "--shrink keeps a canary's class" "$T/out"; fi
+fi
+
+echo "integration: make install, then the installed binary from another folder"
+if make --no-print-directory -s install BUILD="$BUILD" DESTDIR="$T/inst" PREFIX=/usr >"$T/out" 2>&1; then
+    ok "make install DESTDIR=... PREFIX=/usr"
+    if [ -z "$(device_count sim)" ]; then
+        skip "the installed binary runs" "sim backend not built"
+    else
+        (cd / && "$T/inst/usr/bin/harness" run --backend sim --width 32 --kernel cuda/sgemm_naive \
+            --case edge_15x16x17 --json "$T/inst.jsonl") >"$T/out" 2>&1
+        rc=$?
+        if [ $rc = 0 ]; then ok "installed harness runs from / (exit 0)"; else bad "installed harness exit $rc" "$T/out"; fi
+        json_check "installed harness: one PASS" "$T/inst.jsonl" "[r['verdict'] for r in recs] == ['PASS']"
+    fi
+    if (cd / && "$T/inst/usr/bin/harness" --version) | grep -qx "data: *$T/inst/usr/share/gpu-harness .*"; then
+        ok "installed harness finds its data next to itself"
+    else bad "installed harness finds its data next to itself" "$T/out"; fi
+    if HB_ROOT="$PWD" "$T/inst/usr/bin/harness" --version | grep -qx "data: *$PWD .*"; then ok "HB_ROOT still overrides"
+    else bad "HB_ROOT still overrides" "$T/out"; fi
+else
+    bad "make install DESTDIR=... PREFIX=/usr" "$T/out"
+fi
+
+echo "integration: the CI examples"
+if python3 -c 'import yaml' 2>/dev/null; then
+    if python3 - >"$T/py" 2>&1 <<'PY'
+import re, yaml
+class Loader(yaml.SafeLoader): pass
+Loader.add_constructor('!reference', lambda loader, node: loader.construct_sequence(node))
+gh = yaml.load(open('ci/github-actions.yml'), Loader=Loader)
+on = gh.get(True, gh.get('on'))
+assert 'pull_request_target' not in on, 'pull_request_target runs fork code with secrets'
+for name, job in gh['jobs'].items():
+    runner = job['runs-on']
+    if 'self-hosted' in runner:
+        events = set(re.findall(r"github\.event_name == '(\w+)'", job.get('if', '')))
+        assert events and events <= {'push', 'merge_group', 'workflow_dispatch', 'schedule'}, (name, job.get('if'))
+        assert '!=' not in job['if'], (name, 'a negative condition lets pull requests in')
+    for step in job['steps']:
+        if 'action-junit-report' in step.get('uses', ''):
+            assert job.get('permissions', {}).get('checks') == 'write', (name, 'checks: write')
+report = yaml.load(open('ci/github-report.yml'), Loader=Loader)
+assert list(report.get(True, report.get('on'))) == ['workflow_run'] and report['permissions']['checks'] == 'write'
+assert not any('checkout' in s.get('uses', '') for j in report['jobs'].values() for s in j['steps'])
+gl = yaml.load(open('ci/gitlab-ci.yml'), Loader=Loader)
+for name, job in gl.items():
+    if name.startswith('.') or not isinstance(job, dict) or 'stage' not in job:
+        continue
+    assert job.get('image'), (name, 'every GitLab job names its image')
+    assert job['stage'] in gl['stages'], name
+print('ok')
+PY
+    then ok "workflows: no fork code on GPU runners, checks: write, every GitLab job has an image"
+    else bad "CI examples" "$T/py"; fi
+else
+    skip "CI examples" "python3 yaml module missing"
+fi
+if sh -n ci/install-deps.sh; then ok "install-deps.sh parses"; else bad "install-deps.sh parses"; fi
 
 echo
 echo "integration: $passed passed, $failed failed, $skipped skipped"

@@ -1,7 +1,9 @@
-/* test_baseline.c: the upgrade gate (baseline.c): the record carries perf_ratio against the
- * vendor row and reads back; a comparison counts a verdict gone bad, error growth and missing
- * cases as failing, reports improvements, new cases and driver changes without failing, and
- * fails on changed bits or slowdowns only when asked. */
+/* test_baseline.c: the upgrade gate (baseline.c): the record carries a header, perf_ratio
+ * against the vendor row and an end record, and reads back; a record that is empty, cut
+ * short, damaged or from an interrupted run is refused; a comparison counts a verdict gone
+ * bad, error growth and missing cases as failing, reports improvements and driver changes
+ * without failing, refuses a run the record does not cover unless --allow-new, and fails on
+ * changed bits or slowdowns only when asked. */
 #include <math.h>
 #include <string.h>
 
@@ -37,32 +39,52 @@ static struct rep_result rec(const char *lang, const char *kernel, const char *c
 static void sink_of(struct rep_sink *s, const struct rep_result *r, int n)
 {
     struct hb_err err = {{0}};
-    ck_assert_int_eq(rep_open(s, NULL, NULL, &err), 0);
+    ck_assert_int_eq(rep_open(s, NULL, NULL, NULL, &err), 0);
     for (int i = 0; i < n; i++)
         rep_add(s, &r[i]);
 }
 
-/* Records `then`, compares `now` with it; returns the failing count and the printed text. */
-static int gate(const struct rep_result *then, int tn, const struct rep_result *now, int nn,
-                const struct base_opts *o, char **text)
+static void record(const char *path, const struct rep_sink *s)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    base_record(f, s);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Records `then`, compares `now` with it; returns the failing count (or -1) and the printed
+ * text; *err gets the error. */
+static int gate_err(const struct rep_result *then, int tn, const struct rep_result *now, int nn,
+                    const struct base_opts *o, char **text, struct hb_err *err)
 {
     char *dir = t_tmpdir();
     char path[128];
     snprintf(path, sizeof path, "%s/base.jsonl", dir);
     struct rep_sink s;
-    struct hb_err err = {{0}};
     sink_of(&s, then, tn);
-    ck_assert_int_eq(base_record(path, &s, &err), 0);
+    record(path, &s);
     rep_close(&s);
+    struct jsonl_run *old = base_load(path, err);
+    ck_assert_msg(old != NULL, "%s", err->msg);
     sink_of(&s, now, nn);
     FILE *out = tmpfile();
     ck_assert_ptr_nonnull(out);
-    int failing = base_compare(path, &s, o, out, &err);
-    ck_assert_msg(failing >= 0, "%s", err.msg);
+    int failing = base_compare(old, path, &s, o, out, err);
     *text = t_slurp(out);
     fclose(out);
     rep_close(&s);
+    jsonl_run_free(old);
+    free(old);
     t_rmtree(dir);
+    return failing;
+}
+
+static int gate(const struct rep_result *then, int tn, const struct rep_result *now, int nn,
+                const struct base_opts *o, char **text)
+{
+    struct hb_err err = {{0}};
+    int failing = gate_err(then, tn, now, nn, o, text, &err);
+    ck_assert_msg(failing >= 0, "%s", err.msg);
     return failing;
 }
 
@@ -81,7 +103,7 @@ START_TEST(record_has_perf_ratio_against_vendor_and_reads_back)
     char path[128];
     snprintf(path, sizeof path, "%s/base.jsonl", dir);
     struct hb_err err = {{0}};
-    ck_assert_int_eq(base_record(path, &s, &err), 0);
+    record(path, &s);
     char *text = t_slurp_path(path);
     ck_assert_ptr_nonnull(strstr(text, "\"note\":\"\",\"perf_ratio\":1.5}\n"));
     ck_assert_ptr_null(strstr(strstr(text, "perf_ratio") + 1, "perf_ratio")); /* that row only */
@@ -216,12 +238,15 @@ START_TEST(perf_compares_the_ratio_to_vendor_when_there_is_one)
 }
 END_TEST
 
-START_TEST(missing_case_fails_new_case_does_not)
+START_TEST(missing_case_fails_new_case_does_not_with_allow_new)
 {
     struct rep_result then[2] = {rec("cuda", "sgemm_tiled", "a", V_PASS, 1), rec("cuda", "sgemm_tiled", "b", V_PASS, 1)};
     struct rep_result now[2] = {rec("cuda", "sgemm_tiled", "c", V_PASS, 1), rec("cuda", "sgemm_tiled", "a", V_PASS, 1)};
+    struct base_opts o;
+    base_opts_init(&o);
+    o.allow_new = 1;
     char *text;
-    ck_assert_int_eq(gate(then, 2, now, 2, NULL, &text), 1);
+    ck_assert_int_eq(gate(then, 2, now, 2, &o, &text), 1);
     ck_assert_ptr_nonnull(strstr(text, "MISSING  cuda NVIDIA H200 w32 cuda/sgemm_tiled b: missing from this run (was PASS)"));
     ck_assert_ptr_nonnull(strstr(text, "new      cuda NVIDIA H200 w32 cuda/sgemm_tiled c: new in this run: PASS"));
     ck_assert_ptr_nonnull(strstr(text, "1 missing"));
@@ -229,7 +254,7 @@ START_TEST(missing_case_fails_new_case_does_not)
     /* The width is part of the key: the same case at another width is another result. */
     now[1].width = 64;
     now[0] = then[1];
-    ck_assert_int_eq(gate(then, 2, now, 2, NULL, &text), 1);
+    ck_assert_int_eq(gate(then, 2, now, 2, &o, &text), 1);
     ck_assert_ptr_nonnull(strstr(text, "MISSING  cuda NVIDIA H200 w32 cuda/sgemm_tiled a"));
     free(text);
 }
@@ -252,21 +277,76 @@ START_TEST(driver_change_is_noted_once_per_device)
 }
 END_TEST
 
-START_TEST(unreadable_baseline_is_an_error)
+START_TEST(baseline_that_does_not_cover_the_run_is_an_error)
+{
+    struct rep_result then[1] = {rec("cuda", "sgemm_tiled", "a", V_PASS, 1)};
+    struct rep_result now[2] = {rec("cuda", "sgemm_tiled", "a", V_PASS, 1), rec("cuda", "sgemm_tiled", "z", V_PASS, 1)};
+    char *text;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(gate_err(then, 1, now, 2, NULL, &text, &err), -1);
+    ck_assert_msg(strstr(err.msg, "does not cover 1 result of this run"), "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "--allow-new"), "%s", err.msg);
+    ck_assert_ptr_nonnull(strstr(text, "new in this run: PASS"));
+    free(text);
+}
+END_TEST
+
+/* Records that are not whole: each refused by base_load with its reason. */
+static const struct {
+    const char *text;
+    size_t len;
+    const char *problem;
+} bad_baselines[] = {
+    {"", 0, "no run header"},
+    {"\n\n", 0, "no run header"},
+    {"\0\0\0\0\n\0\n", 7, ":1: NUL byte"},
+    {"{\"schema\":2,\"record\":\"header\"}\n", 0, "no end record: the file was cut short"},
+    {"{\"schema\":2,\"record\":\"header\"}\n{\"schema\":2,\"record\":\"end\",\"results\":3}\n", 0,
+     "0 results where its end record says 3"},
+    {"{\"schema\":2,\"record\":\"header\"}\n{\"schema\":2,\"record\":\"end\",\"results\":0}\n", 0, "holds no results"},
+    {"{\"schema\":2,\"record\":\"header\"}\n{\"schema\":2,\"record\":\"end\",\"results\":0,\"interrupted\":true}\n", 0,
+     "interrupted run"},
+    {"{\"backend\":\n", 0, ":1: "},
+};
+
+START_TEST(empty_cut_or_damaged_baseline_is_refused)
 {
     char *dir = t_tmpdir();
-    char *path = t_write(dir, "base.jsonl", "{\"backend\":\n");
-    struct rep_sink s;
-    sink_of(&s, NULL, 0);
+    size_t len = bad_baselines[_i].len ? bad_baselines[_i].len : strlen(bad_baselines[_i].text);
+    char *path = t_write_n(dir, "base.jsonl", bad_baselines[_i].text, len);
     struct hb_err err = {{0}};
-    FILE *out = tmpfile();
-    ck_assert_int_eq(base_compare(path, &s, NULL, out, &err), -1);
-    char want[160];
-    snprintf(want, sizeof want, "%s:1: ", path);
-    ck_assert_ptr_nonnull(strstr(err.msg, want));
-    fclose(out);
-    rep_close(&s);
+    ck_assert_ptr_null(base_load(path, &err));
+    ck_assert_msg(strstr(err.msg, bad_baselines[_i].problem), "case %d: '%s' lacks '%s'", _i, err.msg,
+                  bad_baselines[_i].problem);
     free(path);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(baseline_cut_to_its_first_lines_is_refused)
+{
+    struct rep_result r[3] = {rec("cuda", "k", "a", V_PASS, 1), rec("cuda", "k", "b", V_PASS, 1),
+                              rec("cuda", "k", "c", V_PASS, 1)};
+    struct rep_sink s;
+    sink_of(&s, r, 3);
+    char *dir = t_tmpdir();
+    char path[128];
+    snprintf(path, sizeof path, "%s/base.jsonl", dir);
+    record(path, &s);
+    rep_close(&s);
+    char *text = t_slurp_path(path);
+    char *third = strchr(strchr(text, '\n') + 1, '\n') + 1; /* header and one result kept */
+    char *cut = t_write_n(dir, "cut.jsonl", text, (size_t)(third - text));
+    struct hb_err err = {{0}};
+    ck_assert_ptr_null(base_load(cut, &err));
+    ck_assert_msg(strstr(err.msg, "no end record"), "%s", err.msg);
+    struct jsonl_run *whole = base_load(path, &err);
+    ck_assert_msg(whole != NULL, "%s", err.msg);
+    ck_assert_int_eq(whole->n, 3);
+    jsonl_run_free(whole);
+    free(whole);
+    free(text);
+    free(cut);
     t_rmtree(dir);
 }
 END_TEST
@@ -282,9 +362,12 @@ int main(void)
     tcase_add_test(tc, bit_change_reported_and_fails_only_when_asked);
     tcase_add_test(tc, perf_regression_over_threshold);
     tcase_add_test(tc, perf_compares_the_ratio_to_vendor_when_there_is_one);
-    tcase_add_test(tc, missing_case_fails_new_case_does_not);
+    tcase_add_test(tc, missing_case_fails_new_case_does_not_with_allow_new);
     tcase_add_test(tc, driver_change_is_noted_once_per_device);
-    tcase_add_test(tc, unreadable_baseline_is_an_error);
+    tcase_add_test(tc, baseline_that_does_not_cover_the_run_is_an_error);
+    tcase_add_loop_test(tc, empty_cut_or_damaged_baseline_is_refused, 0,
+                        (int)(sizeof bad_baselines / sizeof bad_baselines[0]));
+    tcase_add_test(tc, baseline_cut_to_its_first_lines_is_refused);
     suite_add_tcase(s, tc);
     return t_run(s);
 }

@@ -1,9 +1,12 @@
-/* test_html.c: the HTML page (html.c): one self-contained document, one SVG heat map per
- * failing or XFAIL case that has output (none for a crash), cells drawn without gaps for
- * small outputs, the special heat kinds in their colours, and all text escaped. */
+/* test_html.c: the HTML page (html.c, html_map.c): one self-contained document, the overview
+ * matrix first with links that land, one SVG heat map per failing case that has output (none
+ * for a crash), expected failures folded without maps, cells drawn without gaps for small
+ * outputs and not at all past the end of a short reduction grid, labels that fit, the
+ * special heat kinds in their colours, the reproducer, and all text escaped and valid UTF-8. */
 #include <string.h>
 
 #include "html.h"
+#include "text.h"
 #include "tutil.h"
 
 static struct rep_result rec(const char *kernel, const char *case_name, enum hb_verdict v)
@@ -40,16 +43,15 @@ static char *page(const struct rep_result *r, int n)
 {
     struct rep_sink s;
     struct hb_err err = {{0}};
-    ck_assert_int_eq(rep_open(&s, NULL, NULL, &err), 0);
+    ck_assert_int_eq(rep_open(&s, NULL, NULL, NULL, &err), 0);
     for (int i = 0; i < n; i++)
         rep_add(&s, &r[i]);
-    char *dir = t_tmpdir();
-    char path[128];
-    snprintf(path, sizeof path, "%s/r.html", dir);
-    ck_assert_int_eq(html_write(path, &s, &err), 0);
-    char *text = t_slurp_path(path);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    html_write(f, &s);
+    char *text = t_slurp(f);
+    fclose(f);
     rep_close(&s);
-    t_rmtree(dir);
     return text;
 }
 
@@ -73,9 +75,12 @@ START_TEST(one_map_per_failing_case_and_text_escaped)
     char *text = page(r, 6);
     ck_assert_int_eq(strncmp(text, "<!DOCTYPE html>\n<html", 21), 0);
     ck_assert_ptr_nonnull(strstr(text, "</body>\n</html>\n"));
-    ck_assert_int_eq(count(text, "<svg"), 3);
-    ck_assert_int_eq(count(text, "</svg>"), 3);
-    ck_assert_int_eq(count(text, "<figure>"), 4); /* the crash gets a caption only */
+    ck_assert_int_eq(count(text, "<svg"), 2); /* the XFAIL is folded away without a map */
+    ck_assert_int_eq(count(text, "</svg>"), 2);
+    ck_assert_int_eq(count(text, "<figure "), 3); /* the crash gets a caption only */
+    ck_assert_int_eq(count(text, "<details id=\"XFAIL\">"), 1);
+    ck_assert_ptr_nonnull(strstr(text, "rerun: <code>harness run --backend vulkan --device 0 --width 8 --kernel "
+                                       "glsl/sgemm_tiled --case edge_127 --tier quick</code>"));
     ck_assert_ptr_nonnull(strstr(text, "child died: Segmentation fault"));
     ck_assert_ptr_nonnull(strstr(text, "&lt;GPU &amp; co&gt;"));
     ck_assert_ptr_null(strstr(text, "<GPU"));
@@ -83,12 +88,11 @@ START_TEST(one_map_per_failing_case_and_text_escaped)
     ck_assert_ptr_nonnull(strstr(text, "width &lt;8&gt; not offered")); /* the group-wide table */
     ck_assert_ptr_nonnull(strstr(text, "fill=\"#7b1fa2\""));           /* NaN purple */
     ck_assert_ptr_nonnull(strstr(text, "fill=\"#8d8d8d\""));           /* unwritten grey */
-    ck_assert_ptr_nonnull(strstr(text, "sum of partials off by 131%"));
-    ck_assert_ptr_nonnull(strstr(text, "block partials 0..976, row by row"));
-    /* No script and nothing fetched from elsewhere. */
+    ck_assert_ptr_nonnull(strstr(text, "sum off by 131%"));
+    /* No script and nothing fetched from elsewhere: links stay inside the page. */
     ck_assert_ptr_null(strstr(text, "<script"));
     ck_assert_ptr_null(strstr(text, "src="));
-    ck_assert_ptr_null(strstr(text, "href="));
+    ck_assert_int_eq(count(text, "href="), count(text, "href=\"#"));
     free(text);
 }
 END_TEST
@@ -104,7 +108,8 @@ START_TEST(small_output_is_drawn_without_gaps)
     char *text = page(&r, 1);
     ck_assert_int_eq(count(text, "<rect "), 15 * 16 + 1);
     ck_assert_ptr_nonnull(strstr(text, "fill=\"#ffe100\"")); /* level 1: yellow */
-    ck_assert_ptr_nonnull(strstr(text, "width=\"144\" height=\"135\" fill=\"#e8f0e8\""));
+    /* 18-pixel cells: small outputs are drawn larger. */
+    ck_assert_ptr_nonnull(strstr(text, "width=\"288\" height=\"270\" fill=\"#e8f0e8\""));
     free(text);
 }
 END_TEST
@@ -120,14 +125,66 @@ START_TEST(html_text_escapes_markup)
 }
 END_TEST
 
-START_TEST(unwritable_path_is_an_error)
+START_TEST(overview_comes_first_with_a_column_per_device_and_links_that_land)
 {
-    struct rep_sink s;
-    struct hb_err err = {{0}};
-    ck_assert_int_eq(rep_open(&s, NULL, NULL, &err), 0);
-    ck_assert_int_eq(html_write("/nonexistent/r.html", &s, &err), -1);
-    ck_assert_str_eq(err.msg, "/nonexistent/r.html: cannot write: No such file or directory");
-    rep_close(&s);
+    struct rep_result r[4] = {rec("sgemm_tiled", "a", V_PASS), rec("sgemm_tiled", "a", V_FAIL),
+                              rec("sgemm_naive", "a", V_PASS), rec("sgemm_naive", "b", V_XFAIL)};
+    r[1].device_index = 1; /* a second, identical GPU: its own column */
+    char *text = page(r, 4);
+    const char *ov = strstr(text, "id=\"overview\""), *fails = strstr(text, "id=\"failures\""),
+               *kern = strstr(text, "id=\"kernels\"");
+    ck_assert(ov && fails && kern && ov < fails && fails < kern);
+    ck_assert_ptr_nonnull(strstr(text, "<th class=\"c\">vulkan 0<br>w8</th><th class=\"c\">vulkan 1<br>w8</th>"));
+    /* Every overview link has its target. */
+    for (const char *p = strstr(text, "href=\"#"); p; p = strstr(p + 1, "href=\"#")) {
+        char id[64], want[80];
+        ck_assert_int_eq(sscanf(p, "href=\"#%63[^\"]\"", id), 1);
+        snprintf(want, sizeof want, "id=\"%s\"", id);
+        ck_assert_msg(strstr(text, want), "no %s", want);
+    }
+    ck_assert_ptr_nonnull(strstr(text, "1/1 FAIL"));
+    free(text);
+}
+END_TEST
+
+START_TEST(short_reduction_grid_leaves_empty_cells_undrawn)
+{
+    struct rep_result r = rec("reduce_generic", "sum_40", V_FAIL);
+    r.op = OP_REDUCE, r.n = 40 * 1024, r.M = r.N = r.K = 0, r.cmp.elements = 40;
+    r.cmp.heat[0] = 100;
+    char *text = page(&r, 1);
+    /* 32 blocks in the first row, 8 in the second: two background pieces, 9-pixel cells. */
+    ck_assert_ptr_nonnull(strstr(text, "width=\"288\" height=\"9\" fill=\"#e8f0e8\""));
+    ck_assert_ptr_nonnull(strstr(text, "width=\"72\" height=\"9\" fill=\"#e8f0e8\""));
+    ck_assert_ptr_null(strstr(text, "height=\"18\" fill=\"#e8f0e8\""));
+    free(text);
+}
+END_TEST
+
+START_TEST(tiny_map_is_wide_and_tall_enough_for_its_labels)
+{
+    struct rep_result r = rec("sgemm_tiled", "one", V_FAIL);
+    r.M = 1, r.N = 1, r.K = 1000, r.cmp.elements = 1, r.cmp.heat[0] = 250;
+    char *text = page(&r, 1);
+    long w = 0, h = 0;
+    const char *svg = strstr(text, "<svg ");
+    ck_assert_ptr_nonnull(svg);
+    ck_assert_int_eq(sscanf(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%ld\" height=\"%ld\"", &w, &h), 2);
+    /* "columns 0..0 of C ->" at about 6 px a character, after the 34-pixel margin. */
+    ck_assert_int_ge(w, 34 + 14 * 6);
+    ck_assert_int_ge(h, 34 + 8 * 6);
+    free(text);
+}
+END_TEST
+
+START_TEST(invalid_utf8_and_controls_still_make_a_valid_page)
+{
+    struct rep_result r = rec("sgemm_tiled", "case\xff", V_FAIL);
+    snprintf(r.why, sizeof r.why, "compile: x.cu:1: \xed\xa0\x80 bad \x1b[31m \xc3");
+    char *text = page(&r, 1);
+    ck_assert(txt_valid(text));
+    ck_assert_ptr_null(strchr(text, '\x1b'));
+    free(text);
 }
 END_TEST
 
@@ -138,7 +195,10 @@ int main(void)
     tcase_add_test(tc, one_map_per_failing_case_and_text_escaped);
     tcase_add_test(tc, small_output_is_drawn_without_gaps);
     tcase_add_test(tc, html_text_escapes_markup);
-    tcase_add_test(tc, unwritable_path_is_an_error);
+    tcase_add_test(tc, overview_comes_first_with_a_column_per_device_and_links_that_land);
+    tcase_add_test(tc, short_reduction_grid_leaves_empty_cells_undrawn);
+    tcase_add_test(tc, tiny_map_is_wide_and_tall_enough_for_its_labels);
+    tcase_add_test(tc, invalid_utf8_and_controls_still_make_a_valid_page);
     suite_add_tcase(s, tc);
     return t_run(s);
 }

@@ -1,5 +1,6 @@
-/* test_jsonl.c: the JSON lines reader (jsonl.c): what report.c writes comes back field for
- * field, heat maps and non-finite figures included; keys it does not know are skipped; and
+/* test_jsonl.c: the JSON lines reader (jsonl.c, json-c underneath): what the writer writes
+ * comes back field for field (strides, seeds past 2^53, NaN origins, heat maps and non-finite
+ * figures included), header and end records too; keys it does not know are skipped; and
  * every kind of malformed line is refused with "path:line: problem". */
 #include <math.h>
 #include <string.h>
@@ -25,6 +26,10 @@ static struct rep_result full_record(void)
     r.op = OP_SGEMM;
     r.verdict = V_FAIL;
     r.M = 127, r.N = 128, r.K = 129, r.n = 0;
+    r.lda = 131, r.ldb = 130, r.ldc = 133;
+    r.device_index = 5;
+    r.user_manifest = 1;
+    snprintf(r.schedule, sizeof r.schedule, "random:9007199254740993");
     r.seed = 18446744073709551615ull;
     cmp_init(&r.cmp);
     r.cmp.classes = CLS_WRONG | CLS_OOB | CLS_API;
@@ -32,6 +37,8 @@ static struct rep_result full_record(void)
     r.cmp.bad = 1016;
     r.cmp.nan_mismatch = 3;
     r.cmp.unwritten = 4;
+    r.cmp.nan_poison = 1, r.cmp.nan_guard = 2, r.cmp.nan_other = 3;
+    r.cmp.overflowed = 6;
     r.cmp.threshold = 22.5;
     r.cmp.max_ratio = INFINITY;
     r.cmp.max_ulp = 2183075362ull;
@@ -70,6 +77,16 @@ static void assert_same(const struct rep_result *a, const struct rep_result *b)
     ck_assert_int_eq(a->N, b->N);
     ck_assert_int_eq(a->K, b->K);
     ck_assert_int_eq(a->n, b->n);
+    ck_assert_int_eq(a->lda, b->lda);
+    ck_assert_int_eq(a->ldb, b->ldb);
+    ck_assert_int_eq(a->ldc, b->ldc);
+    ck_assert_int_eq(a->device_index, b->device_index);
+    ck_assert_int_eq(a->user_manifest, b->user_manifest);
+    ck_assert_str_eq(a->schedule, b->schedule);
+    ck_assert_int_eq(a->cmp.nan_poison, b->cmp.nan_poison);
+    ck_assert_int_eq(a->cmp.nan_guard, b->cmp.nan_guard);
+    ck_assert_int_eq(a->cmp.nan_other, b->cmp.nan_other);
+    ck_assert_int_eq(a->cmp.overflowed, b->cmp.overflowed);
     ck_assert_uint_eq(a->seed, b->seed);
     ck_assert_uint_eq(a->cmp.classes, b->cmp.classes);
     ck_assert_int_eq(a->cmp.elements, b->cmp.elements);
@@ -125,7 +142,7 @@ START_TEST(round_trip_keeps_every_field)
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     for (int i = 0; i < 3; i++)
-        rep_write_json(f, &in[i]);
+        jsonl_write(f, &in[i]);
     fclose(f);
 
     struct rep_result *out;
@@ -140,7 +157,7 @@ START_TEST(round_trip_keeps_every_field)
     char *first = t_slurp_path(path);
     f = fopen(path, "w");
     for (int i = 0; i < n; i++)
-        rep_write_json(f, &out[i]);
+        jsonl_write(f, &out[i]);
     fclose(f);
     char *second = t_slurp_path(path);
     ck_assert_str_eq(first, second);
@@ -161,13 +178,11 @@ static const char good[] =
 START_TEST(unknown_keys_are_skipped)
 {
     char line[2048];
-    snprintf(line, sizeof line, "%s,\"perf_ratio\":1.5,\"extra\":{\"a\":[],\"b\":{}}}", good);
-    /* Arrays are refused even inside an unknown object: this format has none. */
     struct rep_result r;
     struct hb_err err = {{0}};
-    ck_assert_int_eq(jsonl_parse_line(line, &r, &err), -1);
-    snprintf(line, sizeof line, "%s,\"perf_ratio\":1.5,\"extra\":{\"a\":\"x\",\"b\":{\"c\":1}}}", good);
-    ck_assert_int_eq(jsonl_parse_line(line, &r, &err), 0);
+    snprintf(line, sizeof line, "%s,\"perf_ratio\":1.5,\"extra\":{\"a\":[1,\"x\"],\"b\":{\"c\":1}}}", good);
+    ck_assert_msg(jsonl_parse_line(line, &r, &err) == 0, "%s", err.msg);
+    ck_assert_uint_eq(r.seed, 5); /* schema 1 wrote seeds as numbers */
     ck_assert_str_eq(r.backend, "sim");
     ck_assert_uint_eq(r.output_hash, 255);
     ck_assert(r.kernel_ms == 1.25);
@@ -181,26 +196,37 @@ static const struct {
     const char *tail; /* appended to `good` */
     const char *problem;
 } bad_lines[] = {
-    {"", "ends inside the object"},
-    {",\"x\" 1}", "expected ':'"},
+    {"", "ends inside a record"},
+    {",\"x\" 1}", "not JSON"},
     {",\"verdict\":\"MAYBE\"}", "unknown verdict MAYBE"},
-    {",\"width\":\"32\"}", "\"width\": expected a number"},
-    {",\"width\":3.5}", "\"width\": '3.5' is not an integer"},
-    {",\"seed\":-1}", "\"seed\": '-1' is not an unsigned integer"},
+    {",\"width\":\"32\"}", "\"width\": expected an integer"},
+    {",\"width\":3.5}", "\"width\": expected an integer"},
+    {",\"width\":4294967296}", "\"width\": 4294967296 is out of range"},
+    {",\"M\":99999999999999999999}", "\"M\": expected an integer"},
+    {",\"seed\":-1}", "\"seed\": expected an unsigned integer"},
+    {",\"seed\":\"18446744073709551616\"}", "\"seed\": expected an unsigned integer in a string"},
+    {",\"seed\":\"-1\"}", "\"seed\": expected an unsigned integer in a string"},
     {",\"classes\":\"wrong+bogus\"}", "unknown class bogus"},
     {",\"heat\":\"00ff\"}", "expected a string of 2048 hex digits"},
-    {",\"output_hash\":\"00000000000000zz\"}", "not hex"},
+    {",\"output_hash\":\"00000000000000zz\"}", "not lowercase hex"},
     {",\"max_ratio\":\"big\"}", "\"max_ratio\": expected a number, \"nan\""},
-    {",\"max_ratio\":nan}", "'nan' is not a number"},
+    {",\"max_ratio\":NaN}", "\"max_ratio\": expected a finite number"},
+    {",\"max_ratio\":1e400}", "\"max_ratio\": expected a finite number"},
     {",\"op\":\"conv\"}", "unknown op conv"},
-    {",\"why\":\"a\\qb\"}", "bad escape \\q"},
-    {",\"why\":\"abc}", "unterminated string"},
+    {",\"why\":\"a\\qb\"}", "not JSON"},
+    {",\"why\":\"abc}", "ends inside a record"},
+    {",\"why\":\"a\\u0000b\"}", "\"why\": NUL character in a string"},
+    {",\"why\":\"\xff\"}", "not JSON: invalid utf-8"},
     {",\"lang\":\"much-too-long-lang\"}", "\"lang\": longer than 7 bytes"},
-    {",\"list\":[1]}", "arrays are not part of this format"},
-    {"} trailing", "text after the object"},
-    {",}", "expected a key string"},
-    {",\"first_bad\":{\"i\":\"x\"}}", "\"i\": expected a number"},
-    {",\"M\":}", "expected a value before '}'"},
+    {",\"x\":tru}", "not JSON"},
+    {"} trailing", "not JSON"},
+    {",}", "not JSON"},
+    {",\"first_bad\":{\"i\":\"x\"}}", "\"i\": expected an integer"},
+    {",\"first_bad\":1}", "\"first_bad\": expected an object"},
+    {",\"M\":}", "not JSON"},
+    {",\"schema\":3}", "schema 3: written by a newer harness"},
+    {",\"schema\":2}", "record without \"record\""},
+    {",\"record\":\"footer\"}", "\"record\": expected \"header\", \"result\" or \"end\""},
 };
 
 START_TEST(malformed_line_names_path_and_line)
@@ -229,9 +255,9 @@ START_TEST(line_without_result_keys_is_refused)
     struct rep_result r;
     struct hb_err err = {{0}};
     ck_assert_int_eq(jsonl_parse_line("{\"backend\":\"sim\"}", &r, &err), -1);
-    ck_assert_str_eq(err.msg, "missing \"lang\": not a harness result");
+    ck_assert_str_eq(err.msg, "missing \"kernel\": not a harness result");
     ck_assert_int_eq(jsonl_parse_line("[]", &r, &err), -1);
-    ck_assert_str_eq(err.msg, "expected '{', got '['");
+    ck_assert_str_eq(err.msg, "expected an object");
 }
 END_TEST
 
@@ -252,6 +278,95 @@ START_TEST(missing_file_and_empty_file)
 }
 END_TEST
 
+START_TEST(header_and_end_records_round_trip)
+{
+    struct run_header *h = calloc(1, sizeof *h);
+    ck_assert_ptr_nonnull(h);
+    char *argv[] = {"build/harness", "run", "--case", "it's \xc3\xa9"};
+    rep_header_init(h, 4, argv);
+    snprintf(h->tier, sizeof h->tier, "standard");
+    snprintf(h->manifests[0], REP_PATH, "/a b/x.manifest");
+    snprintf(h->manifests[1], REP_PATH, "y.manifest");
+    h->n_manifests = 2, h->only_manifest = 1, h->shard = 1, h->shards = 3;
+    snprintf(h->schedule, sizeof h->schedule, "random:7");
+    char *dir = t_tmpdir();
+    char path[128];
+    snprintf(path, sizeof path, "%s/r.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    jsonl_write_header(f, h);
+    struct rep_result r = full_record();
+    jsonl_write(f, &r);
+    jsonl_write_end(f, 1, 1);
+    fclose(f);
+    struct jsonl_run *run = calloc(1, sizeof *run);
+    struct hb_err err = {{0}};
+    ck_assert_msg(jsonl_read_run(path, run, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(run->schema, JSONL_SCHEMA);
+    ck_assert(run->has_header && run->has_end && run->interrupted);
+    ck_assert_int_eq(run->end_results, 1);
+    ck_assert_int_eq(run->n, 1);
+    assert_same(&r, &run->results[0]);
+    const struct run_header *b = &run->header;
+    ck_assert_str_eq(b->command, "build/harness run --case 'it'\\''s \xc3\xa9'");
+    ck_assert_str_eq(b->manifests[0], "/a b/x.manifest");
+    ck_assert_str_eq(b->manifests[1], "y.manifest");
+    ck_assert_int_eq(b->n_manifests, 2);
+    ck_assert_int_eq(b->only_manifest, 1);
+    ck_assert_int_eq(b->shard, 1);
+    ck_assert_int_eq(b->shards, 3);
+    ck_assert_str_eq(b->tier, "standard");
+    ck_assert_str_eq(b->schedule, "random:7");
+    ck_assert_str_eq(b->start, h->start);
+    ck_assert_str_eq(b->hostname, h->hostname);
+    ck_assert_str_eq(b->harness, h->harness);
+    jsonl_run_free(run);
+    free(run);
+    free(h);
+    t_rmtree(dir);
+}
+END_TEST
+
+/* Whole files that are not this format, each refused at its line. */
+static const struct {
+    const char *text;
+    size_t len;
+    const char *problem;
+} bad_files[] = {
+    {"\0\0\0\n", 4, "1: NUL byte in the line"},
+    {"{\"schema\":2,\"record\":\"end\",\"results\":0}\n{\"schema\":2,\"record\":\"end\",\"results\":0}\n", 0,
+     "2: a record after the end record"},
+    {"{\"schema\":2,\"record\":\"header\"}\n{\"schema\":2,\"record\":\"header\"}\n", 0, "2: a second run header"},
+    {"{\"schema\":2,\"record\":\"end\"}\n", 0, "1: end record without a count"},
+    {"{\"schema\":2,\"record\":\"header\",\"manifests\":\"x\"}\n", 0, "\"manifests\": expected an array"},
+};
+
+START_TEST(damaged_files_are_refused)
+{
+    char *dir = t_tmpdir();
+    size_t len = bad_files[_i].len ? bad_files[_i].len : strlen(bad_files[_i].text);
+    char *path = t_write_n(dir, "bad.jsonl", bad_files[_i].text, len);
+    struct jsonl_run *run = calloc(1, sizeof *run);
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(jsonl_read_run(path, run, &err), -1);
+    ck_assert_msg(strstr(err.msg, bad_files[_i].problem), "case %d: '%s' lacks '%s'", _i, err.msg,
+                  bad_files[_i].problem);
+    ck_assert_ptr_null(run->results);
+    free(run);
+    free(path);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(endless_line_is_refused_not_read_forever)
+{
+    struct rep_result *out;
+    int n;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(jsonl_read("/dev/zero", &out, &n, &err), -1);
+    ck_assert_msg(strstr(err.msg, "/dev/zero:1: line longer than"), "%s", err.msg);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("jsonl");
@@ -261,6 +376,9 @@ int main(void)
     tcase_add_loop_test(tc, malformed_line_names_path_and_line, 0, (int)(sizeof bad_lines / sizeof bad_lines[0]));
     tcase_add_test(tc, line_without_result_keys_is_refused);
     tcase_add_test(tc, missing_file_and_empty_file);
+    tcase_add_test(tc, header_and_end_records_round_trip);
+    tcase_add_loop_test(tc, damaged_files_are_refused, 0, (int)(sizeof bad_files / sizeof bad_files[0]));
+    tcase_add_test(tc, endless_line_is_refused_not_read_forever);
     suite_add_tcase(s, tc);
     return t_run(s);
 }

@@ -1,6 +1,8 @@
 /* test_merge.c: `harness merge` (merge.c): shard outputs become one report with the exit code
- * one run would give; a group-wide row every shard repeats is kept once; an XPASS one shard
- * declared while another caught the kernel is dropped; a bad input exits 2 naming path:line. */
+ * one run would give, every field (strides too) kept and each JUnit suite once; a group-wide
+ * row every shard repeats is kept once; an XPASS one shard declared while another caught the
+ * kernel is dropped; inputs that do not add up (empty, NUL bytes, cut short, a shard twice or
+ * missing) and bad usage exit 2. */
 #include <string.h>
 
 #include "jsonl.h"
@@ -24,17 +26,31 @@ static struct rep_result rec(const char *kernel, const char *case_name, enum hb_
     return r;
 }
 
-static char *shard(const char *dir, const char *name, const struct rep_result *r, int n)
+/* A shard's --json file: header (shard k of `of`; of 0: not sharded), results, end record. */
+static char *shard_k(const char *dir, const char *name, const struct rep_result *r, int n, int k, int of)
 {
     size_t len = strlen(dir) + strlen(name) + 2;
     char *path = malloc(len);
     snprintf(path, len, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
+    struct run_header *h = calloc(1, sizeof *h);
+    rep_header_init(h, 0, NULL);
+    h->shard = k, h->shards = of;
+    jsonl_write_header(f, h);
+    free(h);
     for (int i = 0; i < n; i++)
-        rep_write_json(f, &r[i]);
+        jsonl_write(f, &r[i]);
+    jsonl_write_end(f, n, 0);
     fclose(f);
     return path;
+}
+
+static int shard_no;
+
+static char *shard(const char *dir, const char *name, const struct rep_result *r, int n)
+{
+    return shard_k(dir, name, r, n, shard_no++ % 2, 2);
 }
 
 static int merge(const char *out, char *a, char *b)
@@ -45,6 +61,7 @@ static int merge(const char *out, char *a, char *b)
 
 START_TEST(shards_merge_into_one_run)
 {
+    shard_no = 0;
     char *dir = t_tmpdir();
     /* Shard 0 caught the canary; shard 1 saw it pass its slice and called that XPASS. Both
      * found the width unsupported for another kernel. */
@@ -76,6 +93,7 @@ END_TEST
 
 START_TEST(xpass_stands_when_no_shard_caught_it)
 {
+    shard_no = 0;
     char *dir = t_tmpdir();
     struct rep_result s0[] = {rec("canary", "big", V_PASS, 0), rec("canary", "*", V_XPASS, 1)};
     struct rep_result s1[] = {rec("canary", "small", V_PASS, 0), rec("canary", "*", V_XPASS, 1)};
@@ -112,6 +130,109 @@ START_TEST(bad_input_and_usage_exit_2)
 }
 END_TEST
 
+START_TEST(strides_device_and_seed_survive_the_merge)
+{
+    char *dir = t_tmpdir();
+    struct rep_result r[2] = {rec("strided", "stride_17x31x9", V_FAIL, 0), rec("strided", "stride_1x1x1", V_PASS, 0)};
+    r[0].op = r[1].op = OP_SGEMM_STRIDED;
+    r[0].M = 17, r[0].N = 31, r[0].K = 9, r[0].lda = 10, r[0].ldb = 33, r[0].ldc = 35;
+    r[0].device_index = 1, r[1].device_index = 1;
+    r[0].seed = 18446744073709551557ull;
+    char *a = shard_k(dir, "s0.jsonl", &r[0], 1, 0, 2), *b = shard_k(dir, "s1.jsonl", &r[1], 1, 1, 2);
+    char out[128];
+    snprintf(out, sizeof out, "%s/merged.jsonl", dir);
+    ck_assert_int_eq(merge(out, a, b), 1);
+    struct rep_result *m;
+    int n;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(jsonl_read(out, &m, &n, &err), 0);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(m[0].lda, 10);
+    ck_assert_int_eq(m[0].ldb, 33);
+    ck_assert_int_eq(m[0].ldc, 35);
+    ck_assert_int_eq(m[0].device_index, 1);
+    ck_assert_uint_eq(m[0].seed, 18446744073709551557ull);
+    free(m);
+    free(a);
+    free(b);
+    t_rmtree(dir);
+}
+END_TEST
+
+/* Inputs that do not add up, each paired with a good shard 0 of 2. */
+static const struct {
+    const char *text;
+    size_t len;
+} bad_shards[] = {
+    {"", 0},
+    {"\0\0\0\0\n\0\0\n", 8},
+    {"{\"schema\":2,\"record\":\"header\",\"shard\":1,\"shards\":2}\n", 0}, /* cut: no end record */
+    {"{\"schema\":2,\"record\":\"header\",\"shard\":1,\"shards\":3}\n{\"schema\":2,\"record\":\"end\",\"results\":0}\n", 0},
+};
+
+START_TEST(inputs_that_do_not_add_up_exit_2)
+{
+    char *dir = t_tmpdir();
+    struct rep_result r = rec("generic", "big", V_PASS, 0);
+    char *good = shard_k(dir, "s0.jsonl", &r, 1, 0, 2);
+    size_t len = bad_shards[_i].len ? bad_shards[_i].len : strlen(bad_shards[_i].text);
+    char *bad = t_write_n(dir, "s1.jsonl", bad_shards[_i].text, len);
+    char out[128];
+    snprintf(out, sizeof out, "%s/merged.jsonl", dir);
+    ck_assert_int_eq(merge(out, good, bad), 2);
+    free(good);
+    free(bad);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(same_shard_twice_or_one_missing_exit_2)
+{
+    char *dir = t_tmpdir();
+    struct rep_result r = rec("generic", "big", V_PASS, 0);
+    char *s0 = shard_k(dir, "s0.jsonl", &r, 1, 0, 2);
+    char out[128];
+    snprintf(out, sizeof out, "%s/merged.jsonl", dir);
+    ck_assert_int_eq(merge(out, s0, s0), 2);
+    /* Two unsharded runs holding the same result: given twice all the same. */
+    char *u0 = shard_k(dir, "u0.jsonl", &r, 1, 0, 0), *u1 = shard_k(dir, "u1.jsonl", &r, 1, 0, 0);
+    ck_assert_int_eq(merge(out, u0, u1), 2);
+    char *one[] = {"harness", "merge", "--json", out, s0, NULL};
+    ck_assert_int_eq(merge_main(5, one), 2);
+    char *partial[] = {"harness", "merge", "--allow-partial", "--json", out, s0, NULL};
+    ck_assert_int_eq(merge_main(6, partial), 0);
+    free(s0);
+    free(u0);
+    free(u1);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(interleaved_shards_give_one_junit_suite_per_device_and_width)
+{
+    char *dir = t_tmpdir();
+    struct rep_result s0[] = {rec("a", "c0", V_PASS, 0), rec("b", "c0", V_PASS, 0)};
+    struct rep_result s1[] = {rec("a", "c1", V_PASS, 0), rec("b", "c1", V_PASS, 0)};
+    s0[1].width = s1[1].width = 32;
+    char *a = shard_k(dir, "s0.jsonl", s0, 2, 0, 2), *b = shard_k(dir, "s1.jsonl", s1, 2, 1, 2);
+    char xml[128];
+    snprintf(xml, sizeof xml, "%s/merged.xml", dir);
+    char *argv[] = {"harness", "merge", "--junit", xml, a, b, NULL};
+    ck_assert_int_eq(merge_main(6, argv), 0);
+    char *text = t_slurp_path(xml);
+    int suites = 0;
+    for (const char *p = text; (p = strstr(p, "<testsuite ")); p++)
+        suites++;
+    ck_assert_int_eq(suites, 2);
+    ck_assert_ptr_nonnull(strstr(text, "<testsuite name=\"sim:0:w64\""));
+    ck_assert_ptr_nonnull(strstr(text, "<testsuite name=\"sim:0:w32\""));
+    free(text);
+    free(a);
+    free(b);
+    t_rmtree(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("merge");
@@ -119,6 +240,10 @@ int main(void)
     tcase_add_test(tc, shards_merge_into_one_run);
     tcase_add_test(tc, xpass_stands_when_no_shard_caught_it);
     tcase_add_test(tc, bad_input_and_usage_exit_2);
+    tcase_add_test(tc, strides_device_and_seed_survive_the_merge);
+    tcase_add_loop_test(tc, inputs_that_do_not_add_up_exit_2, 0, (int)(sizeof bad_shards / sizeof bad_shards[0]));
+    tcase_add_test(tc, same_shard_twice_or_one_missing_exit_2);
+    tcase_add_test(tc, interleaved_shards_give_one_junit_suite_per_device_and_width);
     suite_add_tcase(s, tc);
     return t_run(s);
 }

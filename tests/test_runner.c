@@ -197,7 +197,7 @@ static void run_one_group(struct run_ctx *cx, const char *kernel_name)
     plan_prepare(cx);
     plan_group_cases(cx, &g);
     struct hb_err err = {{0}};
-    ck_assert_int_eq(rep_open(&cx->sink, NULL, NULL, &err), 0);
+    ck_assert_int_eq(rep_open(&cx->sink, NULL, NULL, NULL, &err), 0);
     sup_run_group(cx, &g);
     free(g.cases);
 }

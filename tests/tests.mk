@@ -13,7 +13,7 @@ $(BUILD)/san/tests/%: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_CFLAGS) $(SAN_FLAGS) $(CHECK_CFLAGS) -Itests -DHB_TEST_ROOT='"$(CURDIR)"' \
 	    -DHB_TEST_BUILD='"$(abspath $(BUILD))"' -MMD -MP $< $(SAN_OBJ) -o $@ \
-	    $(CHECK_LIBS) $(OPENBLAS_LIBS) -ldl -lm -lpthread
+	    $(CHECK_LIBS) $(OPENBLAS_LIBS) $(JSONC_LIBS) -ldl -lm -lpthread
 
 # Every suite runs even after a failure, so one report shows them all. No driver is loaded,
 # so leak checking applies to the core as a whole.
@@ -22,21 +22,26 @@ unit: $(UNIT_TESTS)
 	    ASAN_OPTIONS=detect_leaks=1 $$t || { echo "unit: $$t failed"; failed=1; }; \
 	done; exit $$failed
 
-# Fuzzing the case parser (libFuzzer, clang): `make fuzz FUZZ_SECONDS=60`.
-FUZZ_SECONDS ?= 20
+# Fuzzing the parsers of what users and other runs hand us (libFuzzer, clang): the case
+# catalogue, the manifest and the JSON lines reader. `make fuzz FUZZ_SECONDS=60` runs each
+# target that long; the default keeps `make check`'s fuzz step short.
+FUZZ_SECONDS ?= 5
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iharness -Ireference \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-# The parser needs the op table, which needs the core below it (references, comparison).
-FUZZ_SRC := tests/fuzz_case.c harness/case.c harness/case_line.c harness/util.c harness/verdict.c harness/op.c harness/op_gemm.c harness/op_gemm_data.c \
-            harness/op_reduce.c harness/compare.c harness/gen.c harness/guard.c harness/manifest.c harness/manifest_parse.c reference/ref.c
-$(BUILD)/fuzz/fuzz_case: $(FUZZ_SRC) harness/case.h harness/op.h
+# The parsers need the op table, which needs the core below it (references, comparison).
+FUZZ_CORE := harness/case.c harness/case_line.c harness/util.c harness/verdict.c harness/op.c harness/op_gemm.c \
+             harness/op_gemm_data.c harness/op_reduce.c harness/compare.c harness/gen.c harness/guard.c harness/manifest.c \
+             harness/manifest_parse.c harness/text.c harness/jsonl.c harness/jsonl_write.c reference/ref.c
+FUZZ_TARGETS := case manifest jsonl
+$(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE) $(wildcard harness/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(OPENBLAS_CFLAGS) $(FUZZ_SRC) -o $@ $(OPENBLAS_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(OPENBLAS_CFLAGS) $(JSONC_CFLAGS) $< $(FUZZ_CORE) -o $@ $(OPENBLAS_LIBS) $(JSONC_LIBS) -lm
 
 .PHONY: fuzz
-fuzz: $(BUILD)/fuzz/fuzz_case
-	@mkdir -p $(BUILD)/fuzz/corpus
-	$(BUILD)/fuzz/fuzz_case -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
-	    -artifact_prefix=$(BUILD)/fuzz/ \
-	    $(BUILD)/fuzz/corpus tests/fuzz/case_corpus
+fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(BUILD)/fuzz/corpus_$$t; \
+	    $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	        -artifact_prefix=$(BUILD)/fuzz/$$t- $(BUILD)/fuzz/corpus_$$t tests/fuzz/$${t}_corpus || exit 1; \
+	done

@@ -1,13 +1,18 @@
 // sgemm_optimized.comp: 128 x 128 block tile, BK = 8, 256 invocations (16 x 16) each computing
-// an 8 x 8 register tile; A is stored transposed in padded shared memory. On top of that:
-// two shared stages with the next tile's global loads held in registers (one barrier per
-// tile), vec4 global loads and stores where rows allow, vec4 shared reads, warp tiles, and
-// fragments read one k step ahead. Every access is bounds-checked (any M, N, K; any subgroup
-// size); written for exactly 256 invocations (block 16 16 1); grid ceil(N/128) x ceil(M/128).
+// an 8 x 8 register tile; A is stored transposed in padded shared memory. On top of that: two
+// shared stages with the next tile's global loads held in registers (one barrier per tile),
+// vec4 global and shared accesses, warp tiles, fragments read one k step ahead, and a
+// check-free path for workgroups whose tile lies inside C. Every register array is indexed
+// only by constants once the [[unroll]] loops are unrolled (glslc -O does it): a dynamic index
+// sends the array to local memory, which made an earlier form of this shader 10x slower on
+// NVIDIA. Any M, N, K and subgroup size; written for exactly 256 invocations (block 16 16 1);
+// grid ceil(N/128) x ceil(M/128). Constants 3 and 4 select the variants speedlab/ times.
 #version 450
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+layout(constant_id = 3) const bool WHOLE_PATH = true; // interior tiles skip every bounds check
+layout(constant_id = 4) const bool FRAG_AHEAD = true; // read step k+1's fragments before step k's FMAs
 
 // Each buffer twice: as floats (odd sizes) and as vec4s (rows a multiple of 4 floats). The
 // vec4 views assume 16-byte aligned bindings: the harness binds at 4096-byte offsets.
@@ -31,9 +36,12 @@ shared vec4 Bs[2][BK][LD4]; // Bs[s][k][n / 4][n % 4] = B[k0 + k][bn + n]
 // 32..35}, so with 32-wide subgroups a k step's reads touch 4 A and 8 B vec4s: no conflicts.
 const uint RH = 4u, CH = 8u; // the second halves, in vec4s
 
-uint M, N, K, tid, bm, bn;
+uint M, N, K, tid, bm, bn, rm4, cn4;
 bool vecA, vecB;
-vec4 ga, gb; // the next tile, on its way from global memory
+uint nextA, nextB; // whole path: vec4 index of the next tile's loads in a4 and b4
+vec4 ga, gb;       // the next tile, on its way from global memory
+vec4 acc[16];      // acc[i * 2 + h]: row i of the 8 x 8, column half h
+vec4 fa[4], fb[4]; // fragments: [set * 2 + half]
 
 vec4 load4A(uint r, uint k)
 {
@@ -57,11 +65,19 @@ vec4 load4B(uint k, uint n)
                 n + 3u < N ? b[i + 3u] : 0.0);
 }
 
-// A[bm + tid/2][k0 + (tid%2)*4 ..] and B[k0 + tid/32][bn + (tid%32)*4 ..].
-void fetch(uint k0)
+// A[bm + tid/2][k0 + (tid%2)*4 ..] and B[k0 + tid/32][bn + (tid%32)*4 ..]. whole is a
+// constant at every call once inlined: each path gets its own loop.
+void fetch(bool whole, uint k0)
 {
-    ga = load4A(bm + (tid >> 1u), k0 + (tid & 1u) * 4u);
-    gb = load4B(k0 + (tid >> 5u), bn + (tid & 31u) * 4u);
+    if (whole) {
+        ga = a4[nextA];
+        gb = b4[nextB];
+        nextA += BK / 4u;
+        nextB += BK * N / 4u;
+    } else {
+        ga = load4A(bm + (tid >> 1u), k0 + (tid & 1u) * 4u);
+        gb = load4B(k0 + (tid >> 5u), bn + (tid & 31u) * 4u);
+    }
 }
 
 void put(uint s)
@@ -74,6 +90,79 @@ void put(uint s)
     Bs[s][tid >> 5u][tid & 31u] = gb;
 }
 
+void frag(uint set, uint s, uint k)
+{
+    fa[set * 2u] = As[s][k][rm4];
+    fa[set * 2u + 1u] = As[s][k][rm4 + RH];
+    fb[set * 2u] = Bs[s][k][cn4];
+    fb[set * 2u + 1u] = Bs[s][k][cn4 + CH];
+}
+
+void fmas(uint set)
+{
+    [[unroll]] for (uint i = 0u; i < 8u; ++i) {
+        float av = fa[set * 2u + (i >> 2u)][i & 3u];
+        acc[i * 2u] = fma(vec4(av), fb[set * 2u], acc[i * 2u]);
+        acc[i * 2u + 1u] = fma(vec4(av), fb[set * 2u + 1u], acc[i * 2u + 1u]);
+    }
+}
+
+// One k tile on stage s (a constant at each call: the loop below is unrolled by two). The
+// next tile's loads go out first and land in the other stage after step 7; that stage was
+// last read before the previous barrier. more is uniform: the barrier is in uniform flow.
+void tile(bool whole, uint s, uint t, bool more)
+{
+    if (more)
+        fetch(whole, (t + 1u) * BK);
+    [[unroll]] for (uint k = 0u; k < BK; ++k) {
+        uint f = FRAG_AHEAD ? k & 1u : 0u;
+        if (!FRAG_AHEAD)
+            frag(0u, s, k);
+        else if (k < BK - 1u)
+            frag(f ^ 1u, s, k + 1u);
+        if (k == BK - 1u && more) {
+            put(s ^ 1u);
+            barrier();
+            if (FRAG_AHEAD)
+                frag(0u, s ^ 1u, 0u);
+        }
+        fmas(f);
+    }
+}
+
+void k_loop(bool whole, uint ntiles)
+{
+    if (ntiles == 0u)
+        return;
+    nextA = ((bm + (tid >> 1u)) * K + (tid & 1u) * 4u) / 4u;
+    nextB = ((tid >> 5u) * N + bn + (tid & 31u) * 4u) / 4u;
+    fetch(whole, 0u);
+    put(0u);
+    barrier();
+    frag(0u, 0u, 0u);
+    for (uint t = 0u; t < ntiles; t += 2u) {
+        tile(whole, 0u, t, t + 1u < ntiles);
+        if (t + 1u < ntiles)
+            tile(whole, 1u, t + 1u, t + 2u < ntiles);
+    }
+}
+
+void store()
+{
+    bool vecC = (N & 3u) == 0u;
+    [[unroll]] for (uint i = 0u; i < 8u; ++i) {
+        uint r = bm + (rm4 + (i < 4u ? 0u : RH)) * 4u + (i & 3u);
+        [[unroll]] for (uint h = 0u; h < 2u; ++h) {
+            uint q = bn + (cn4 + h * CH) * 4u;
+            if (r < M && vecC && q < N)
+                c4[(r * N + q) / 4u] = acc[i * 2u + h];
+            [[unroll]] for (uint j = 0u; j < 4u; ++j)
+                if (r < M && !vecC && q + j < N)
+                    c[r * N + q + j] = acc[i * 2u + h][j];
+        }
+    }
+}
+
 void main()
 {
     M = uint(p.M), N = uint(p.N), K = uint(p.K);
@@ -82,58 +171,14 @@ void main()
     vecA = (K & 3u) == 0u;
     vecB = (N & 3u) == 0u;
     uint w = tid >> 5u, l = tid & 31u;
-    uint rm4 = (w >> 1u) * 8u + (l >> 3u), cn4 = (w & 1u) * 16u + (l & 7u); // rm / 4, cn / 4
-    vec4 acc[8][2];
-    [[unroll]] for (uint i = 0u; i < 8u; ++i)
-        acc[i][0] = acc[i][1] = vec4(0.0);
+    rm4 = (w >> 1u) * 8u + (l >> 3u), cn4 = (w & 1u) * 16u + (l & 7u); // rm / 4, cn / 4
+    [[unroll]] for (uint i = 0u; i < 16u; ++i)
+        acc[i] = vec4(0.0);
     uint ntiles = (K + BK - 1u) / BK;
-    if (ntiles > 0u) {
-        fetch(0u);
-        put(0u);
-    }
-    barrier();
-    vec4 fa[2][2], fb[2][2];
-    fa[0][0] = As[0][0][rm4], fa[0][1] = As[0][0][rm4 + RH];
-    fb[0][0] = Bs[0][0][cn4], fb[0][1] = Bs[0][0][cn4 + CH];
-    for (uint t = 0u; t < ntiles; ++t) {
-        uint cur = t & 1u;
-        bool more = t + 1u < ntiles; // uniform: the barrier below is in uniform control flow
-        if (more)
-            fetch((t + 1u) * BK);
-        [[unroll]] for (uint k = 0u; k < BK; ++k) {
-            // Step k+1's fragments are read before step k's FMAs use the other set.
-            uint f = k & 1u, g = f ^ 1u;
-            if (k < BK - 1u) {
-                fa[g][0] = As[cur][k + 1u][rm4], fa[g][1] = As[cur][k + 1u][rm4 + RH];
-                fb[g][0] = Bs[cur][k + 1u][cn4], fb[g][1] = Bs[cur][k + 1u][cn4 + CH];
-            } else if (more) {
-                put(cur ^ 1u); // the other stage was last read before the previous barrier
-                barrier();
-                fa[0][0] = As[cur ^ 1u][0][rm4], fa[0][1] = As[cur ^ 1u][0][rm4 + RH];
-                fb[0][0] = Bs[cur ^ 1u][0][cn4], fb[0][1] = Bs[cur ^ 1u][0][cn4 + CH];
-            }
-            [[unroll]] for (uint i = 0u; i < 8u; ++i) {
-                float av = fa[f][i >> 2u][i & 3u];
-                acc[i][0] = fma(vec4(av), fb[f][0], acc[i][0]);
-                acc[i][1] = fma(vec4(av), fb[f][1], acc[i][1]);
-            }
-        }
-    }
-    bool vecC = (N & 3u) == 0u;
-    [[unroll]] for (uint i = 0u; i < 8u; ++i) {
-        uint r = bm + (rm4 + (i < 4u ? 0u : RH)) * 4u + (i & 3u);
-        if (r >= M)
-            continue;
-        [[unroll]] for (uint h = 0u; h < 2u; ++h) {
-            uint q = bn + (cn4 + h * CH) * 4u;
-            if (vecC) {
-                if (q < N)
-                    c4[(r * N + q) / 4u] = acc[i][h];
-            } else {
-                [[unroll]] for (uint j = 0u; j < 4u; ++j)
-                    if (q + j < N)
-                        c[r * N + q + j] = acc[i][h][j];
-            }
-        }
-    }
+    // Uniform over the workgroup: each path's loop is uniform control flow.
+    if (WHOLE_PATH && vecA && vecB && (K % BK) == 0u && bm + BM <= M && bn + BN <= N)
+        k_loop(true, ntiles);
+    else
+        k_loop(false, ntiles);
+    store();
 }

@@ -1,89 +1,9 @@
-/* sgemm_gpuonly.cu: candidate sgemm_optimized kernels that need what the CPU emulator does
- * not model (inline PTX cp.async; __threadfence and a global tile counter), timed on the
- * H200 only to learn whether those tricks pay. Same ABI, block and grid as
- * sgemm_variants.cu (v6 also takes gridDim.z = 2). Bodies reuse sgemm_opt.cuh. */
+/* sgemm_gpuonly.cu: round 1's split-K candidate for sgemm_optimized, which needs what the
+ * CPU emulator does not model (__threadfence, atomics on a global tile counter): kept as
+ * the yardstick for the shipped cluster split. Same ABI, block and grid as sgemm_v4.cu,
+ * with gridDim.z = 2. Body from sgemm_opt.cuh. (Round 1's cp.async form, v5, was slower
+ * than v1 and is gone.) */
 #include "sgemm_opt.cuh"
-
-/* 16 bytes global -> shared without passing through registers; src_bytes = 0 fills the
- * 16 bytes with zeros (the edge tiles). */
-__device__ __forceinline__ void sl_cp16(void *smem, const void *gmem, bool valid)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    int n = valid ? 16 : 0;
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
-}
-
-/* v5: v1 whose B tile travels by cp.async when B's rows allow 16-byte copies (A still goes
- * through registers, as it is transposed on the way). */
-extern "C" __global__ void __launch_bounds__(256, 2)
-    sl_sgemm_v5(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
-                int M, int N, int K)
-{
-    alignas(16) __shared__ float As[2][SL_BK][SL_LD];
-    alignas(16) __shared__ float Bs[2][SL_BK][SL_LD];
-    int tid = threadIdx.y * blockDim.x + threadIdx.x;
-    int row0 = blockIdx.y * SL_BM, col0 = blockIdx.x * SL_BN;
-    bool vecA = sl_aligned16(A) && (K & 3) == 0;
-    bool vecB = sl_aligned16(B) && (N & 3) == 0;
-    bool vecC = sl_aligned16(C) && (N & 3) == 0;
-    int rm, cn;
-    sl_map<true>::at(tid, rm, cn);
-    float acc[8][8];
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-#pragma unroll
-        for (int j = 0; j < 8; ++j)
-            acc[i][j] = 0.0f;
-    }
-    int ntiles = (K + SL_BK - 1) / SL_BK;
-    sl_stage st;
-    if (ntiles > 0) {
-        sl_fetch(st, A, B, M, N, K, row0, col0, 0, tid, vecA, vecB);
-        sl_put(st, As[0], Bs[0], tid);
-    }
-    __syncthreads();
-    float fa[2][8], fb[2][8];
-    if (ntiles > 0)
-        sl_frag<true>(fa[0], fb[0], As[0], Bs[0], 0, rm, cn);
-    int bk_off = tid >> 5, bn_off = (tid & 31) * 4;
-    for (int t = 0; t < ntiles; ++t) {
-        int cur = t & 1;
-        bool more = t + 1 < ntiles;
-        if (more) {
-            int k0 = (t + 1) * SL_BK;
-            int am = row0 + (tid >> 1), ak = k0 + (tid & 1) * 4;
-            st.a = sl_load4(A + (size_t)am * K + ak, vecA, am < M, ak, K);
-            int bk = k0 + bk_off, bn = col0 + bn_off;
-            if (vecB) {
-                bool ok = bk < K && bn < N;
-                sl_cp16(&Bs[cur ^ 1][bk_off][bn_off], ok ? B + (size_t)bk * N + bn : B, ok);
-                asm volatile("cp.async.commit_group;\n" ::);
-            } else {
-                st.b = sl_load4(B + (size_t)bk * N + bn, false, bk < K, bn, N);
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < SL_BK; ++k) {
-            if (k < SL_BK - 1) {
-                sl_frag<true>(fa[(k + 1) & 1], fb[(k + 1) & 1], As[cur], Bs[cur], k + 1, rm, cn);
-            } else if (more) {
-                int am = tid >> 1, ak = (tid & 1) * 4;
-                As[cur ^ 1][ak + 0][am] = st.a.x;
-                As[cur ^ 1][ak + 1][am] = st.a.y;
-                As[cur ^ 1][ak + 2][am] = st.a.z;
-                As[cur ^ 1][ak + 3][am] = st.a.w;
-                if (vecB)
-                    asm volatile("cp.async.wait_group 0;\n" ::: "memory");
-                else
-                    *reinterpret_cast<sl_f4 *>(&Bs[cur ^ 1][bk_off][bn_off]) = st.b;
-                __syncthreads();
-                sl_frag<true>(fa[0], fb[0], As[cur ^ 1], Bs[cur ^ 1], 0, rm, cn);
-            }
-            sl_fma(acc, fa[k & 1], fb[k & 1]);
-        }
-    }
-    sl_store<true>(C, acc, M, N, row0, col0, rm, cn, vecC);
-}
 
 /* v6: v1 split in two along K when the grid has too few tiles to fill the GPU (gridDim.z
  * = 2; z = 1 blocks leave at once otherwise). Each of the two blocks of a tile computes

@@ -1,7 +1,7 @@
 /* cu_backend.c: the CUDA backend (hb_cuda.so): devices, context, memory, launches with the
  * kernel's declared argument list (loading kernels is cu_module.c's), timed with events, and
- * cuBLAS SGEMM (full fp32) and a device-to-device copy as yardsticks. It offers width 32 only, never resets the device, and never exits: a dead
- * context is reported as a sticky error. */
+ * cuBLAS SGEMM (full fp32) and a device-to-device copy as yardsticks. It offers width 32 only,
+ * never resets the device, and never exits: a dead context is reported as a sticky error. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cu_info.h"
 #include "cu_internal.h"
+#include "hbc.h"
 
 void cu_msg(char *dst, size_t len, const char *call, cudaError_t e)
 {
@@ -241,12 +243,7 @@ static void cu_release(hb_ctx *ctx, hb_buf *buf)
 
 static int cu_range(hb_ctx *ctx, const char *what, const hb_buf *buf, size_t offset, size_t bytes)
 {
-    if (offset > buf->bytes || bytes > buf->bytes - offset) {
-        snprintf(ctx->err, sizeof ctx->err, "%s: range [%zu, +%zu) outside a %zu-byte buffer", what,
-                 offset, bytes, buf->bytes);
-        return HB_ERROR;
-    }
-    return HB_OK;
+    return hbc_range_ok(buf->bytes, offset, bytes, what, ctx->err, sizeof ctx->err) ? HB_OK : HB_ERROR;
 }
 
 static int cu_upload(hb_ctx *ctx, hb_buf *dst, size_t offset, const void *src, size_t bytes)
@@ -443,6 +440,15 @@ static const char *cu_kernel_origin(hb_ctx *ctx, hb_kern *kern)
     return kern ? kern->origin : NULL;
 }
 
+static int cu_kernel_info(hb_ctx *ctx, hb_kern *kern, struct hb_kernel_info *out)
+{
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess)
+        return cu_fail(ctx, "cudaGetDevice", e);
+    return cu_kernel_figures((const void *)kern->fn, dev, kern->block, 0, out, ctx->err, sizeof ctx->err);
+}
+
 static const struct hb_backend cu_backend = {
     .abi = HB_BACKEND_ABI,
     .name = "cuda",
@@ -462,6 +468,7 @@ static const struct hb_backend cu_backend = {
     .vendor_name = "cublas",
     .copy = cu_copy,
     .kernel_origin = cu_kernel_origin,
+    .kernel_info = cu_kernel_info,
 };
 
 const struct hb_backend *hb_backend_entry(void)

@@ -4,7 +4,10 @@
 # CUDA: nvidia.mk). Left empty, HIP_PLATFORM is amd where /dev/kfd exists (an AMD GPU), else
 # nvidia where nvcc and HIP's headers are present, else amd. Nothing here needs a GPU.
 
-HIPCC     := $(shell command -v hipcc 2>/dev/null)
+# ROCM_PATH (as ROCm's own tools read it) is searched first for hipcc, HIP's headers and
+# libamdhip64; without it, PATH and Debian's packages, then /opt/rocm.
+ROCM_PATH ?=
+HIPCC     := $(or $(if $(ROCM_PATH),$(wildcard $(ROCM_PATH)/bin/hipcc)),$(shell command -v hipcc 2>/dev/null))
 HIP_ARCHS ?= gfx90a gfx940 gfx1030
 # The device-code warnings of a port are merge blockers, hence -Werror on the kernels too.
 HIP_KFLAGS := -O3 -Wall -Wextra -Werror $(foreach a,$(HIP_ARCHS),--offload-arch=$(a))
@@ -12,13 +15,14 @@ HIP_SRC   := $(sort $(wildcard kernels/hip/*.hip))
 HIP_HSACO := $(HIP_SRC:kernels/hip/%.hip=$(BUILD)/kernels/hip/%.hsaco)
 # The folder holding hip/hip_runtime.h: Debian's /usr/include, ROCm's, or a `dpkg -x` of
 # libamdhip64-dev (HIP_INCLUDE=<folder>/usr/include) where HIP is not installed.
-HIP_INCLUDE ?= $(patsubst %/hip/hip_runtime_api.h,%,$(firstword $(wildcard \
+HIP_INCLUDE ?= $(patsubst %/hip/hip_runtime_api.h,%,$(firstword $(wildcard $(if $(ROCM_PATH),\
+                   $(ROCM_PATH)/include/hip/hip_runtime_api.h) \
                    /usr/include/hip/hip_runtime_api.h /opt/rocm/include/hip/hip_runtime_api.h)))
 HIP_RT_HDR := $(wildcard $(HIP_INCLUDE)/hip/hip_runtime_api.h)
 # -I only off the default path: -I/usr/include would reorder the system headers
 HIP_RT_INC := $(filter-out /usr/include,$(HIP_INCLUDE))
-HIP_RT_LIB := $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libamdhip64.so \
-                                     /opt/rocm/lib/libamdhip64.so))
+HIP_RT_LIB := $(firstword $(wildcard $(if $(ROCM_PATH),$(ROCM_PATH)/lib/libamdhip64.so) \
+                                     /usr/lib/x86_64-linux-gnu/libamdhip64.so /opt/rocm/lib/libamdhip64.so))
 CUDA_HOME  ?= /usr/local/cuda
 CUDA_ARCHS ?= 90
 HIP_NV_NVCC := $(wildcard $(CUDA_HOME)/bin/nvcc)
@@ -79,7 +83,7 @@ endif
 # The runtime backend's sources on either platform (nvidia.mk adds its driver forwarder).
 HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/hip/hip_rtc.c \
               harness/backends/common/rtc.c harness/backends/hip/hip_rtc.h \
-              harness/backends/common/rtc.h harness/backend.h
+              harness/backends/common/rtc.h harness/backends/common/hbc.h harness/backend.h
 HIP_PLATFORM_STAMP := $(BUILD)/backends/hip-platform.stamp
 
 ifneq ($(HIP_SKIP),)

@@ -14,6 +14,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include "backend.h"
+#include "hbc.h"
 #include "hip_rtc.h"
 #include "rtc.h"
 
@@ -261,12 +262,7 @@ static void hip_release(hb_ctx *ctx, hb_buf *buf)
 
 static int hip_check_range(hb_ctx *ctx, const char *what, const hb_buf *b, size_t off, size_t bytes)
 {
-    if (off > b->bytes || bytes > b->bytes - off) {
-        hip_fmt(ctx->err, sizeof ctx->err, "%s: range [%zu, +%zu) outside a %zu-byte buffer", what,
-                off, bytes, b->bytes);
-        return HB_ERROR;
-    }
-    return HB_OK;
+    return hbc_range_ok(b->bytes, off, bytes, what, ctx->err, sizeof ctx->err) ? HB_OK : HB_ERROR;
 }
 
 static int hip_upload(hb_ctx *ctx, hb_buf *dst, size_t offset, const void *src, size_t bytes)

@@ -41,7 +41,7 @@ BACKEND_TARGETS += $(BUILD)/backends/hb_sim.so $(SIM_KSO)
 BACKEND_NOTES += sim:built
 
 $(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/backend.h \
-                             harness/backends/common/rtc.h $(SIM_DIR)/backend.mk
+                             harness/backends/common/rtc.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
 
@@ -71,6 +71,6 @@ endif
 .PHONY: sim-san
 sim-san: $(BUILD)/san/backends/hb_sim.so
 $(BUILD)/san/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/backend.h \
-                                 harness/backends/common/rtc.h $(SIM_DIR)/backend.mk
+                                 harness/backends/common/rtc.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) $(SAN_FLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread

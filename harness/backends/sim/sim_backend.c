@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hbc.h"
 #include "sim_internal.h"
 
 /* Fill byte of shared memory: 0x4b4b4b4b is 1.33e7 as a float, 1.26e9 as an int. Finite
@@ -277,11 +278,7 @@ static void sim_release(hb_ctx *c, hb_buf *b)
 
 static int sim_range_ok(hb_ctx *c, const char *what, const hb_buf *b, size_t off, size_t bytes)
 {
-    if (off > b->size || bytes > b->size - off) {
-        sim_err(c, "%s: range [%zu, +%zu) outside a buffer of %zu bytes", what, off, bytes, b->size);
-        return 0;
-    }
-    return 1;
+    return hbc_range_ok(b->size, off, bytes, what, c->err, sizeof c->err);
 }
 
 static int sim_upload(hb_ctx *c, hb_buf *dst, size_t off, const void *src, size_t bytes)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hbc.h"
 #include "vk_internal.h"
 
 /* A fence wait this long means a hung kernel; the core's per-case timeout normally kills the
@@ -233,10 +234,7 @@ int vk_cmd_end_submit(hb_ctx *ctx, double *ms, const char *what)
 
 static int vk_range_ok(hb_ctx *ctx, const hb_buf *b, size_t off, size_t bytes, const char *what)
 {
-    if (off > b->size || bytes > b->size - off)
-        return vk_fail(ctx, HB_ERROR, "%s: bytes [%zu, %zu) outside a %zu-byte buffer", what, off,
-                       off + bytes, b->size);
-    return HB_OK;
+    return hbc_range_ok(b->size, off, bytes, what, ctx->err, sizeof ctx->err) ? HB_OK : HB_ERROR;
 }
 
 /* One staged transfer between a kernel buffer and the staging buffer. */

@@ -1,0 +1,26 @@
+/* junit.h: JUnit XML streamed as results arrive, shaped for CI reporters: a <testsuite> per
+ * (backend, device, width) with <properties>, timestamps and hostname, test ids that hold the
+ * device, failure messages with figures and the reproducer in the body. The file is valid
+ * XML after every record, so an interrupted run keeps a readable report. */
+#ifndef HB_JUNIT_H
+#define HB_JUNIT_H
+
+#include <stdio.h>
+
+#include "report.h"
+
+struct junit;
+
+/* Creates path and writes the root; NULL with err when it cannot be written. */
+struct junit *junit_open(const char *path, const struct run_header *h, struct hb_err *err);
+/* Appends one result (opening its suite when it differs from the last one); -1 when a write
+ * fails (errno says why). */
+int junit_add(struct junit *j, const struct rep_result *r, const struct run_header *h);
+/* Closes the file and frees j; -1 when the last writes or the close failed. */
+int junit_close(struct junit *j);
+
+/* Text escaped for XML attributes and content: markup escaped, characters XML 1.0 forbids
+ * (most controls) and invalid UTF-8 written as U+FFFD. */
+void junit_text(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,256 @@
+/* shrink.c: --shrink. For a failing case, the smallest sizes that still fail with the same
+ * verdict and classes, as property-based testing tools shrink a counterexample: rounds of
+ * candidates (one size set to 1, halved or less one; seed, distribution, padding kept) run as
+ * the case's group, supervised as in the run. Trials go to their own sink: no result of the
+ * run changes; the outcome is printed as its own reproducer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+#define SHRINK_MAX_TARGETS 8   /* failing cases shrunk per run: one per group and class */
+#define SHRINK_MAX_ROUNDS 64   /* each round at least halves or decrements a size */
+#define SHRINK_DIMS 3
+#define SHRINK_MAX_CANDIDATES (3 * SHRINK_DIMS)
+
+/* The failure to keep, and the case being shrunk. */
+struct shrink_goal {
+    enum hb_verdict verdict;
+    unsigned classes;
+    struct hb_case best;
+    long pad[3];      /* sgemm_strided: lda - K, ldb - N, ldc - N, kept while sizes shrink */
+    int rounds, trials;
+};
+
+/* The sizes an op shrinks (M N K, or n), as pointers into c. */
+static int shrink_dims(struct hb_case *c, long *dims[SHRINK_DIMS])
+{
+    if (!op_is_gemm(c->op)) {
+        dims[0] = &c->n;
+        return 1;
+    }
+    dims[0] = &c->M, dims[1] = &c->N, dims[2] = &c->K;
+    return 3;
+}
+
+static double shrink_size(const struct hb_case *c)
+{
+    return op_is_gemm(c->op) ? (double)c->M * (double)c->N * (double)c->K + (double)(c->M + c->N + c->K)
+                             : (double)c->n;
+}
+
+/* One catalogue line for c, named after the failing case so a kernel's `cases` glob still
+ * accepts it. */
+static void shrink_line(const struct shrink_goal *sg, const struct hb_case *c, const char *orig, char *buf,
+                        size_t len)
+{
+    int n = op_is_gemm(c->op) ? snprintf(buf, len, "%s %.60s_shrunk_%ldx%ldx%ld M=%ld N=%ld K=%ld", op_name(c->op),
+                                         orig, c->M, c->N, c->K, c->M, c->N, c->K)
+                              : snprintf(buf, len, "%s %.60s_shrunk_%ld n=%ld", op_name(c->op), orig, c->n, c->n);
+    if (c->op == OP_SGEMM_STRIDED)
+        n += snprintf(buf + n, len - (size_t)n, " lda=%ld ldb=%ld ldc=%ld", c->K + sg->pad[0], c->N + sg->pad[1],
+                      c->N + sg->pad[2]);
+    n += snprintf(buf + n, len - (size_t)n, " dist=%s seed=%llu", case_dist_name(c->dist),
+                  (unsigned long long)c->seed);
+    static const char *const specials[] = {"nan", "inf", "negzero", "subnormal"};
+    for (unsigned i = 0, first = 1; i < 4; i++)
+        if (c->specials & (1u << i)) {
+            n += snprintf(buf + n, len - (size_t)n, "%s%s", first ? " special=" : ",", specials[i]);
+            first = 0;
+        }
+}
+
+static int shrink_by_size(const void *a, const void *b)
+{
+    double x = shrink_size(a), y = shrink_size(b);
+    return x < y ? -1 : x > y;
+}
+
+/* The next candidates from sg->best, smallest first; returns how many. */
+static int shrink_candidates(const struct shrink_goal *sg, struct hb_case out[SHRINK_MAX_CANDIDATES])
+{
+    struct hb_case base = sg->best;
+    long *dims[SHRINK_DIMS];
+    int n_dims = shrink_dims(&base, dims), n = 0;
+    for (int d = 0; d < n_dims; d++) {
+        long v = *dims[d], tries[3] = {1, v / 2, v - 1};
+        for (int t = 0; t < 3; t++) {
+            if (tries[t] < 1 || tries[t] >= v || (t && tries[t] == tries[t - 1]) || (t == 2 && tries[2] == 1))
+                continue;
+            out[n] = base;
+            long *od[SHRINK_DIMS];
+            shrink_dims(&out[n], od);
+            *od[d] = tries[t];
+            n++;
+        }
+    }
+    qsort(out, (size_t)n, sizeof *out, shrink_by_size);
+    return n;
+}
+
+/* Runs one round: the group on the candidates. Returns the index of the smallest candidate
+ * that failed the same way, or -1. */
+static int shrink_round(struct run_ctx *cx, const struct group *g, struct shrink_goal *sg, const char *orig)
+{
+    struct hb_case cand[SHRINK_MAX_CANDIDATES];
+    int n = shrink_candidates(sg, cand), found = -1;
+    if (!n)
+        return -1;
+    char *text = xcalloc((size_t)n, 512);
+    for (int i = 0; i < n; i++) {
+        shrink_line(sg, &cand[i], orig, text + strlen(text), 510);
+        strcat(text, "\n");
+    }
+    struct run_opts quiet = *cx->o;
+    quiet.quiet = 1;
+    struct run_ctx sc = *cx;
+    sc.o = &quiet;
+    sc.silent = 1;
+    memset(&sc.cases, 0, sizeof sc.cases);
+    struct hb_err err = {{0}};
+    if (case_parse_text("shrink", text, &sc.cases, &err) || rep_open(&sc.sink, NULL, NULL, NULL, &err)) {
+        fprintf(stderr, "harness: shrink: %s\n", err.msg);
+        free(text);
+        case_set_free(&sc.cases);
+        return -1;
+    }
+    sc.data = xcalloc((size_t)sc.cases.n, sizeof *sc.data);
+    struct group tg = *g;
+    tg.cases = xcalloc((size_t)sc.cases.n, sizeof *tg.cases);
+    for (int i = 0; i < sc.cases.n; i++) {
+        sc.data[i].c = &sc.cases.c[i];
+        sc.data[i].used = 1;
+        op_prepare(&sc.data[i], &sc.kernels);
+        tg.cases[tg.n_cases++] = i;
+    }
+    sup_run_group(&sc, &tg);
+    sg->trials += n;
+    for (int i = 0; i < sc.sink.n; i++) {
+        const struct rep_result *r = &sc.sink.all[i];
+        int at = r->group_row ? -1 : case_set_find(&sc.cases, r->case_name);
+        if (at >= 0 && r->verdict == sg->verdict && r->cmp.classes == sg->classes &&
+            (found < 0 || shrink_size(&sc.cases.c[at]) < shrink_size(&sc.cases.c[found])))
+            found = at;
+    }
+    if (found >= 0)
+        sg->best = sc.cases.c[found];
+    for (int i = 0; i < sc.cases.n; i++)
+        op_release(&sc.data[i]);
+    free(sc.data), free(tg.cases), free(text);
+    rep_close(&sc.sink);
+    case_set_free(&sc.cases);
+    return found;
+}
+
+/* The command that reruns the shrunk case: its catalogue line written to a file, then the run
+ * of exactly that group. */
+static void shrink_print(const struct run_ctx *cx, const struct group *g, const struct shrink_goal *sg,
+                         const struct rep_result *r)
+{
+    char line[512], id[512], classes[128];
+    shrink_line(sg, &sg->best, r->case_name, line, sizeof line);
+    sel_format(id, sizeof id, g->p->name, g->device, g->width.width, r->lang, r->kernel, r->case_name);
+    class_names(sg->classes, classes, sizeof classes);
+    printf("shrink: %s %s %s: ", id, verdict_name(sg->verdict), classes);
+    if (!sg->rounds) {
+        printf("no smaller size fails the same way (%d trial cases)\n", sg->trials);
+        return;
+    }
+    const struct hb_case *b = &sg->best;
+    if (op_is_gemm(b->op))
+        printf("still fails at M=%ld N=%ld K=%ld", b->M, b->N, b->K);
+    else
+        printf("still fails at n=%ld", b->n);
+    printf(" (%d rounds, %d trial cases)\n", sg->rounds, sg->trials);
+    printf("  reproduce: printf '%%s\\n' '%s' > shrunk.cases && harness run --backend %s --device %d --width %d "
+           "--kernel %s/%s --cases shrunk.cases",
+           line, g->p->name, g->device, g->width.width, r->lang, r->kernel);
+    /* A kernel from --manifest: that manifest alone, so a shipped kernel of the same name
+     * cannot stand in for it. */
+    for (int i = 0; g->k && i < cx->o->n_manifests; i++)
+        if (!strcmp(cx->o->manifests[i], g->k->file)) {
+            char *abs = realpath(g->k->file, NULL);
+            printf(" --manifest %s --only-manifest", abs ? abs : g->k->file);
+            free(abs);
+        }
+    if (cx->o->schedule)
+        printf(" --schedule %s", cx->o->schedule);
+    if (cx->o->known_bugs)
+        printf(" --known-bugs %s", cx->o->known_bugs);
+    printf("\n");
+}
+
+/* The group r came from, rebuilt from this run's probes and kernels; 0, or -1 when it cannot
+ * be (a backend or kernel no longer there). Devices of one model share a name: the first of
+ * them (or --device) stands for all. */
+static int shrink_group(const struct run_ctx *cx, const struct probe *probes, int n_probes,
+                        const struct rep_result *r, struct group *g)
+{
+    memset(g, 0, sizeof *g);
+    for (int b = 0; b < n_probes && !g->p; b++)
+        if (!strcmp(probes[b].name, r->backend))
+            g->p = &probes[b], g->slot = b;
+    if (!g->p)
+        return -1;
+    g->device = -1;
+    for (int dv = 0; dv < g->p->count && g->device < 0; dv++)
+        if (!strcmp(g->p->dev[dv].name, r->device) && (cx->o->device < 0 || cx->o->device == dv))
+            g->device = dv;
+    for (int w = 0; g->device >= 0 && w < g->p->dev[g->device].n_widths; w++)
+        if (g->p->dev[g->device].widths[w].width == r->width)
+            g->width = g->p->dev[g->device].widths[w];
+    if (g->device < 0 || !g->width.width)
+        return -1;
+    if (!strcmp(r->lang, "vendor"))
+        return 0;
+    for (int k = 0; k < cx->kernels.n && !g->k; k++)
+        if (!strcmp(cx->kernels.k[k].lang, r->lang) && !strcmp(cx->kernels.k[k].name, r->kernel))
+            g->k = &cx->kernels.k[k];
+    return g->k ? 0 : -1;
+}
+
+/* Whether r is a failure to shrink and none like it (same group, verdict and classes) came
+ * before it. A hang is not shrunk: every trial would wait out the timeout. */
+static int shrink_wanted(const struct rep_sink *s, int i)
+{
+    const struct rep_result *r = &s->all[i];
+    if (r->group_row || (r->verdict != V_FAIL && r->verdict != V_XFAIL && r->verdict != V_ERROR) ||
+        (r->cmp.classes & CLS_TIMEOUT))
+        return 0;
+    for (int j = 0; j < i; j++) {
+        const struct rep_result *q = &s->all[j];
+        if (q->verdict == r->verdict && q->cmp.classes == r->cmp.classes && q->width == r->width &&
+            !strcmp(q->backend, r->backend) && !strcmp(q->device, r->device) && !strcmp(q->lang, r->lang) &&
+            !strcmp(q->kernel, r->kernel))
+            return 0;
+    }
+    return 1;
+}
+
+void shrink_failures(struct run_ctx *cx, const struct probe *probes, int n_probes)
+{
+    int done = 0, left = 0;
+    for (int i = 0; i < cx->sink.n && !sup_interrupted; i++) {
+        const struct rep_result *r = &cx->sink.all[i];
+        struct group g;
+        int at = case_set_find(&cx->cases, r->case_name);
+        if (!shrink_wanted(&cx->sink, i) || at < 0 || shrink_group(cx, probes, n_probes, r, &g))
+            continue;
+        if (done == SHRINK_MAX_TARGETS) {
+            left++;
+            continue;
+        }
+        struct shrink_goal sg;
+        memset(&sg, 0, sizeof sg);
+        sg.verdict = r->verdict, sg.classes = r->cmp.classes, sg.best = cx->cases.c[at];
+        sg.pad[0] = sg.best.lda - sg.best.K, sg.pad[1] = sg.best.ldb - sg.best.N, sg.pad[2] = sg.best.ldc - sg.best.N;
+        while (sg.rounds < SHRINK_MAX_ROUNDS && !sup_interrupted && shrink_round(cx, &g, &sg, r->case_name) >= 0)
+            sg.rounds++;
+        shrink_print(cx, &g, &sg, r);
+        done++;
+    }
+    if (left)
+        printf("shrink: %d more failing groups not shrunk (at most %d a run): select them with --id\n", left,
+               SHRINK_MAX_TARGETS);
+}
