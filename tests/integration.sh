@@ -525,7 +525,7 @@ else
     U=tests/data/ukern
     C='edge_15x16x17,exact_17x16x15,beta0_*,add_exact_*,stride_17x31x9,stride_exact_*,sum_4097,exact_33'
     XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$U/ukern.manifest" \
-        --case "$C" --json "$T/uk.jsonl" --quiet >"$T/out" 2>&1
+        --cases "$U/scalars.cases" --case "$C" --json "$T/uk.jsonl" --quiet >"$T/out" 2>&1
     json_check "template entry gemm_tiled<16>, args M N K alpha A lda B ldb beta C ldc, row-major: passes" "$T/uk.jsonl" \
         'len(find(kernel="gemm_row")) == 4 and all(r["verdict"] == "PASS" for r in find(kernel="gemm_row")) and find(kernel="gemm_row", case="edge_15x16x17")[0]["alpha"] == 0.5 and find(kernel="gemm_row", case="edge_15x16x17")[0]["beta"] == -2 and find(kernel="gemm_row", case="beta0_33x31x17")[0]["beta"] == 0'
     json_check "the same signature on column-major data (layout = col): passes" "$T/uk.jsonl" \
@@ -545,7 +545,8 @@ else
     json_check "the same reduction without deterministic = no is FAIL nondeterministic" "$T/strict.jsonl" \
         'recs and all(r["verdict"] == "FAIL" and r["classes"] == "nondeterministic" for r in recs)'
     expect_exit 1 "kernels that take beta and ignore it fail the run" -- env XDG_CACHE_HOME="$T/cache" "$H" run --backend sim \
-        --width 32 --only-manifest --manifest "$U/nobeta.manifest" --case "$C" --json "$T/nobeta.jsonl" --quiet
+        --width 32 --only-manifest --manifest "$U/nobeta.manifest" --cases "$U/scalars.cases" --case "$C" \
+        --json "$T/nobeta.jsonl" --quiet
     json_check "ignoring beta is FAIL wrong on row- and column-major data, right where beta = 0" "$T/nobeta.jsonl" \
         'all(any(r["verdict"] == "FAIL" and r["classes"] == "wrong" for r in find(kernel=k)) and find(kernel=k, case="beta0_33x31x17")[0]["verdict"] == "PASS" for k in ("gemm_row_nobeta", "gemm_col_nobeta"))'
     XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest tests/data/sim/oob.manifest \

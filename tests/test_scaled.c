@@ -161,14 +161,14 @@ START_TEST(a_column_major_kernel_gets_its_own_image_strides_and_c)
 }
 END_TEST
 
-/* Every exact and wideint sgemm case of the quick tier stays exact in every element with its
- * alpha and beta (the defaults, or the case's): the given C and the scalars keep all terms on a
- * grid. */
+/* Every exact and wideint sgemm case of the quick tier (and C += A B) stays exact in every
+ * element with its alpha and beta (the defaults, or the case's): the given C and the scalars keep
+ * all terms on a grid. */
 START_TEST(exact_cases_stay_exact_with_the_default_scalars)
 {
     struct case_set cs = {0};
     struct hb_err err = {{0}};
-    ck_assert_msg(case_parse_file(HB_TEST_ROOT "/cases/quick.cases", &cs, &err) == 0, "%s", err.msg);
+    ck_assert_msg(case_parse_file(HB_TEST_ROOT "/tests/data/ukern/scalars.cases", &cs, &err) == 0, "%s", err.msg);
     struct kern_set ks = {0};
     kernel(&ks, OP_SGEMM, "M N K alpha A B beta C", 0);
     kernel(&ks, OP_SGEMM_STRIDED, "M N K alpha A lda B ldb beta C ldc", 0);
