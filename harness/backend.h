@@ -45,8 +45,10 @@ struct hb_device_info {
     double fp32_peak_tflops; /* vendor fp32 (non-tensor) peak, 0 when unknown: bench's "% of peak" */
 };
 
-/* A kernel parameter's kind, in the kernel's own order (manifest key `args`). */
-enum hb_param_kind { HB_PARAM_BUF = 1, HB_PARAM_I32 = 2, HB_PARAM_F32 = 3 };
+/* A kernel parameter's kind, in the kernel's own order (manifest key `args`). I64 is an
+ * integer from hb_args.ints passed as 8 bytes (`n:u64` for a size_t parameter); a backend that
+ * does not know a kind must refuse the launch, never guess. */
+enum hb_param_kind { HB_PARAM_BUF = 1, HB_PARAM_I32 = 2, HB_PARAM_F32 = 3, HB_PARAM_I64 = 4 };
 #define HB_MAX_PARAMS 16
 
 /* What the core asks a backend to load: one entry of a kernel manifest. */
@@ -66,9 +68,11 @@ struct hb_kernel_spec {
                    flags, and a source that does not build is an error, never a skip */
 };
 
-/* Arguments follow the op's ABI: buffers first, then 32-bit integers.
+/* Without a declared list, arguments follow the op's ABI: buffers first, then 32-bit integers.
  *   sgemm:  A, B, C;       M, N, K           (row-major, C = A*B)
  *   reduce: x, partials;   n                 (block b sums its chunk of x into partials[b])
+ * With one, bufs stay in the op's order (A, B, C) and ints and floats hold the declared
+ * integers and floats in the kernel's order; params says which goes where.
  * A buffer argument is a byte offset into an allocation: the core surrounds every
  * argument with guard bands, so offsets are multiples of 4096. */
 typedef struct hb_ctx hb_ctx;

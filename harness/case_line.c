@@ -4,6 +4,8 @@
  * by substituting {M} {N} {K} {n} {dist} (or any other size key) in the name. Which size keys
  * an op takes, and its defaults and limits, are its op_desc's. */
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,8 @@ struct line_spec {
     struct list sizes[CASE_VARS], dist;
     unsigned specials;
     int have_seed, have_special, have_note;
+    unsigned scalars;
+    float alpha, beta;
     uint64_t seed;
     char note[160];
 };
@@ -152,6 +156,31 @@ static int parse_specials(const char *val, unsigned *out, const char *where, str
     return 0;
 }
 
+/* alpha= or beta= (sgemm): one finite float, for the kernels that declare that parameter. */
+static int parse_scalar(struct line_spec *ls, const char *key, const char *val, const char *where,
+                        struct hb_err *err)
+{
+    unsigned bit = key[0] == 'a' ? CASE_ALPHA : CASE_BETA;
+    char *end;
+    errno = 0;
+    float v = strtof(val, &end);
+    if (!op_is_gemm(ls->op)) {
+        err_set(err, "%s: %s= applies to sgemm cases only", where, key);
+        return -1;
+    }
+    if (ls->scalars & bit) {
+        err_set(err, "%s: %s given twice", where, key);
+        return -1;
+    }
+    if (!*val || *end || errno || !isfinite(v)) {
+        err_set(err, "%s: %s=%s: expected one finite number", where, key, val);
+        return -1;
+    }
+    ls->scalars |= bit;
+    *(bit == CASE_ALPHA ? &ls->alpha : &ls->beta) = v;
+    return 0;
+}
+
 /* Splits the next token; a value may be double-quoted to hold spaces. */
 static char *next_token(char **cursor, const char *where, struct hb_err *err, int *failed)
 {
@@ -216,6 +245,7 @@ static int emit_one(const struct line_spec *ls, struct hb_case *c, const char *f
     snprintf(where, sizeof where, "%s:%d", file, line);
     c->op = ls->op;
     c->specials = ls->specials;
+    c->scalars = ls->scalars, c->alpha = ls->alpha, c->beta = ls->beta;
     if (c->dist == DIST_SPECIAL && !ls->have_special) {
         err_set(err, "%s: dist=special needs special=nan,inf,negzero,subnormal (any of them)", where);
         return -1;
@@ -291,6 +321,8 @@ static int parse_key(struct line_spec *ls, char *tok, const char *where, struct 
         return parse_size_list(val, &ls->sizes[var], key, where, err);
     if (!strcmp(key, "dist"))
         return parse_dist_list(val, &ls->dist, where, err);
+    if (!strcmp(key, "alpha") || !strcmp(key, "beta"))
+        return parse_scalar(ls, key, val, where, err);
     int *once = !strcmp(key, "special") ? &ls->have_special : !strcmp(key, "seed") ? &ls->have_seed
               : !strcmp(key, "note") ? &ls->have_note : NULL;
     if (!once) {
@@ -298,7 +330,8 @@ static int parse_key(struct line_spec *ls, char *tok, const char *where, struct 
         snprintf(keys, sizeof keys, "%s", op_get(ls->op)->size_keys);
         for (char *sp = keys; (sp = strchr(sp, ' '));)
             memmove(sp + 1, sp, strlen(sp) + 1), *sp = ',', sp += 2;
-        err_set(err, "%s: unknown key '%s' for %s (%s, dist, special, seed, note)", where, key, op_name(ls->op), keys);
+        err_set(err, "%s: unknown key '%s' for %s (%s, dist, special, seed, note%s)", where, key, op_name(ls->op), keys,
+                op_is_gemm(ls->op) ? ", alpha, beta" : "");
         return -1;
     }
     if (*once) {

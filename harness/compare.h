@@ -43,6 +43,8 @@ struct cmp_result {
     double total_rel_err; /* reduce: relative error of the sum of all partials */
     long oob_buffer;      /* guard band damage: argument index, -1 when intact */
     long oob_offset;      /* byte offset from the start of that argument's data */
+    uint64_t repeat_ulp;  /* a kernel declared deterministic = no: the largest ULP distance
+                             between its first launch's output and a repeat's, 0 if identical */
     unsigned char heat[CMP_HEAT * CMP_HEAT];
 };
 
@@ -63,6 +65,11 @@ double cmp_threshold(long len, double gauge, double magnitude);
 /* exact: the case's distribution promises sums exact in every order, so every element must
  * match bit for bit; elements the reference finds exact (ref->exact) are held to that anyway. */
 void cmp_sgemm(const struct ref_sgemm *ref, const float *got, int exact, struct cmp_result *out);
+/* The same for an output that held `given` (row-major M x N: the C of C = alpha A B + beta C)
+ * before the launch: an element still holding those bits where the truth is past the FAIL
+ * level is unwritten, not wrong. given NULL: the output was poisoned (cmp_sgemm). */
+void cmp_sgemm_given(const struct ref_sgemm *ref, const float *given, const float *got, int exact,
+                     struct cmp_result *out);
 void cmp_reduce(const struct ref_reduce *ref, const float *partials, int exact, struct cmp_result *out);
 
 #endif

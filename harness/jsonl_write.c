@@ -13,6 +13,9 @@ static int has_first_bad(const void *p) { return ((const struct rep_result *)p)-
 static int has_oob(const void *p) { return ((const struct rep_result *)p)->cmp.oob_buffer >= 0; }
 static int has_total(const void *p) { return op_get(((const struct rep_result *)p)->op)->has_total; }
 
+static int has_layout(const void *p) { return ((const struct rep_result *)p)->layout[0] != 0; }
+static int has_repeat(const void *p) { return ((const struct rep_result *)p)->cmp.repeat_ulp != 0; }
+
 static int has_heat(const void *p)
 {
     const struct rep_result *r = p;
@@ -39,12 +42,14 @@ const struct jf_field jf_result[] = {
     R("M", JF_LONG, M), R("N", JF_LONG, N), R("K", JF_LONG, K), R("n", JF_LONG, n),
     R("lda", JF_LONG, lda), R("ldb", JF_LONG, ldb), R("ldc", JF_LONG, ldc),
     R("dist", JF_TEXT, dist),                R("seed", JF_U64_STR, seed),
+    RIF("alpha", NULL, JF_FLOAT, alpha, has_layout), RIF("beta", NULL, JF_FLOAT, beta, has_layout),
+    RIF("layout", NULL, JF_TEXT, layout, has_layout),
     R("elements", JF_LONG, cmp.elements),    R("bad", JF_LONG, cmp.bad),
     R("nan_mismatch", JF_LONG, cmp.nan_mismatch), R("nan_poison", JF_LONG, cmp.nan_poison),
     R("nan_guard", JF_LONG, cmp.nan_guard),  R("nan_other", JF_LONG, cmp.nan_other),
     R("unwritten", JF_LONG, cmp.unwritten),  R("overflowed", JF_LONG, cmp.overflowed),
     R("max_ratio", JF_DOUBLE, cmp.max_ratio), R("threshold", JF_DOUBLE, cmp.threshold),
-    R("max_ulp", JF_U64, cmp.max_ulp),
+    R("max_ulp", JF_U64, cmp.max_ulp),      RIF("repeat_ulp", NULL, JF_U64, cmp.repeat_ulp, has_repeat),
     RIF("i", "first_bad", JF_LONG, cmp.first_i, has_first_bad),
     RIF("j", "first_bad", JF_LONG, cmp.first_j, has_first_bad),
     RIF("expected", "first_bad", JF_DOUBLE, cmp.first_expected, has_first_bad),

@@ -158,6 +158,36 @@ void kern_widths_str(const struct kern_desc *k, char *buf, unsigned len)
         used += (unsigned)snprintf(buf + used, len - used, "%s%d", i ? " " : "", k->widths[i]);
 }
 
+int kern_args(const struct kern_desc *k, enum hb_op op, struct kern_arg out[HB_MAX_PARAMS])
+{
+    if (k && k->n_args) {
+        memcpy(out, k->args, (size_t)k->n_args * sizeof *out);
+        return k->n_args;
+    }
+    const struct op_desc *d = op_get(op);
+    char words[128];
+    snprintf(words, sizeof words, "%s", d->default_args);
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(words, " ", &save); w && n < HB_MAX_PARAMS; w = strtok_r(NULL, " ", &save)) {
+        int i = op_param_find(op, w);
+        out[n++] = (struct kern_arg){(unsigned char)i, d->params[i].kind};
+    }
+    return n;
+}
+
+int kern_takes(const struct kern_desc *k, const char *name)
+{
+    if (!k)
+        return 0; /* the vendor library takes the op's ABI, which has no scalars */
+    int want = op_param_find(k->op, name);
+    struct kern_arg a[HB_MAX_PARAMS];
+    int n = kern_args(k, k->op, a);
+    for (int i = 0; want >= 0 && i < n; i++)
+        if (a[i].param == want)
+            return 1;
+    return 0;
+}
+
 void kern_spec(const struct kern_desc *k, const char *build_dir, struct hb_kernel_spec *out)
 {
     memset(out, 0, sizeof *out);
@@ -169,4 +199,9 @@ void kern_spec(const struct kern_desc *k, const char *build_dir, struct hb_kerne
     for (int i = 0; i < 3; i++)
         out->block[i] = k->block[i];
     out->user = k->user;
+    /* Only a declared list is passed on: without one, backends keep the op's ABI as before. */
+    out->n_params = k->n_args;
+    for (int i = 0; i < k->n_args; i++)
+        out->params[i] = k->args[i].kind;
+    out->shared_bytes = k->shared_bytes;
 }

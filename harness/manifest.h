@@ -16,6 +16,13 @@ struct kern_grid_term {
     long value; /* the constant, or the divisor */
 };
 
+/* One declared parameter: which word of the op's vocabulary (op_get(op)->params), and how it is
+ * passed (an integer may be widened: `n:u64`). */
+struct kern_arg {
+    unsigned char param;
+    unsigned char kind; /* enum hb_param_kind */
+};
+
 struct kern_desc {
     char *name;
     enum hb_op op;
@@ -35,6 +42,11 @@ struct kern_desc {
     int needs_racecheck; /* a race only a race detector shows: runs under --sanitize racecheck,
                             SKIP otherwise */
     int user;    /* from a --manifest file, not a shipped one: a build failure is an ERROR */
+    int n_args;  /* manifest `args`, the kernel's parameters in its order; 0: the op's ABI */
+    struct kern_arg args[HB_MAX_PARAMS];
+    int col_major;         /* layout = col (sgemm): matrices stored column by column */
+    unsigned shared_bytes; /* dynamic shared memory per block */
+    int nondeterministic;  /* deterministic = no: repeat launches may differ within the bound */
     char *file;  /* manifest, for messages */
     int line;
 };
@@ -60,6 +72,11 @@ int kern_expected_bad(const struct kern_desc *k, int width);
 int kern_grid(const struct kern_desc *k, const struct hb_case *c, unsigned grid[3], struct hb_err *err);
 /* Whether the kernel runs this case (op matches and the cases glob accepts it). */
 int kern_runs_case(const struct kern_desc *k, const struct hb_case *c);
+/* The kernel's signature: its declared `args`, else the op's ABI (k NULL: the vendor library's,
+ * which is the op's ABI too). Returns the count. */
+int kern_args(const struct kern_desc *k, enum hb_op op, struct kern_arg out[HB_MAX_PARAMS]);
+/* Whether kernel k (NULL: the vendor library) takes the vocabulary word `name` ("beta"). */
+int kern_takes(const struct kern_desc *k, const char *name);
 /* What a backend's load() needs of k; build_dir is the build folder (path_exe_dir()). */
 void kern_spec(const struct kern_desc *k, const char *build_dir, struct hb_kernel_spec *out);
 /* "4 8 16 32" or "any" */

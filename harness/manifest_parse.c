@@ -120,11 +120,72 @@ static int parse_expect(const char *val, unsigned *out, const char *where, struc
     return 0;
 }
 
+/* One word of `args`: a vocabulary word of the op, an integer optionally with its width
+ * (`n:u64` for a size_t parameter). */
+static int parse_arg(char *tok, struct kern_desc *k, const char *where, struct hb_err *err)
+{
+    char *colon = strchr(tok, ':');
+    if (colon)
+        *colon++ = 0;
+    int i = op_param_find(k->op, tok);
+    if (i < 0) {
+        char words[160] = "";
+        for (const struct op_param *p = op_get(k->op)->params; p->name; p++)
+            snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s", p == op_get(k->op)->params ? "" : " ",
+                     p->name);
+        err_set(err, "%s: args: '%s' is not a parameter %s knows (%s)", where, tok, op_name(k->op), words);
+        return -1;
+    }
+    struct kern_arg a = {(unsigned char)i, op_get(k->op)->params[i].kind};
+    int is_int = a.kind == HB_PARAM_I32;
+    if (colon && (!is_int || (strcmp(colon, "i32") && strcmp(colon, "u32") && strcmp(colon, "i64") && strcmp(colon, "u64")))) {
+        err_set(err, "%s: args: '%s:%s': a width (i32, u32, i64, u64) is for an integer", where, tok, colon);
+        return -1;
+    }
+    if (colon && colon[1] == '6')
+        a.kind = HB_PARAM_I64;
+    for (int j = 0; j < k->n_args; j++)
+        if (k->args[j].param == a.param) {
+            err_set(err, "%s: args: '%s' is given twice", where, tok);
+            return -1;
+        }
+    if (k->n_args == HB_MAX_PARAMS) {
+        err_set(err, "%s: args: more than %d parameters", where, HB_MAX_PARAMS);
+        return -1;
+    }
+    k->args[k->n_args++] = a;
+    return 0;
+}
+
+/* `args`: the kernel's parameters in its order. Every buffer of the op must be among them (a
+ * kernel that cannot see its output cannot be judged); sizes it takes from the grid may not. */
+static int parse_args(const char *val, struct kern_desc *k, const char *where, struct hb_err *err)
+{
+    char buf[MAX_LINE];
+    snprintf(buf, sizeof buf, "%s", val);
+    for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save))
+        if (parse_arg(tok, k, where, err))
+            return -1;
+    const struct op_param *p = op_get(k->op)->params;
+    for (int i = 0; p[i].name; i++) {
+        int listed = p[i].kind != HB_PARAM_BUF && !(k->op == OP_SGEMM_STRIDED && !strncmp(p[i].name, "ld", 2));
+        for (int j = 0; j < k->n_args; j++)
+            listed |= k->args[j].param == i;
+        if (!listed) {
+            err_set(err, "%s: args = %s: '%s' is missing (%s)", where, val, p[i].name,
+                    p[i].kind == HB_PARAM_BUF ? "every buffer of the op is a parameter"
+                                              : "sgemm_strided cases need their strides");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* What a setter gets: the kernel, the value, where it was said, and the manifest's folder. */
 struct key_ctx {
     struct kern_desc *k;
     const char *val, *where, *dir;
-    char **grid_text; /* the grid is parsed last: its variables depend on op */
+    char **later; /* grid and args are parsed last, by finish_kernel: their words depend on op */
     struct hb_err *err;
 };
 
@@ -148,7 +209,8 @@ static int set_lang(struct key_ctx *c)
 static int set_source(struct key_ctx *c) { return c->k->source = path_join(c->dir, c->val), 0; }
 static int set_entry(struct key_ctx *c) { return c->k->entry = xstrdup(c->val), 0; }
 static int set_block(struct key_ctx *c) { return parse_block(c->val, c->k->block, c->where, c->err); }
-static int set_grid(struct key_ctx *c) { return *c->grid_text = xstrdup(c->val), 0; }
+static int set_grid(struct key_ctx *c) { return c->later[0] = xstrdup(c->val), 0; }
+static int set_args(struct key_ctx *c) { return c->later[1] = xstrdup(c->val), 0; }
 static int set_widths(struct key_ctx *c) { return parse_widths(c->val, c->k, c->where, c->err); }
 static int set_expect(struct key_ctx *c) { return parse_expect(c->val, &c->k->expect, c->where, c->err); }
 static int set_note(struct key_ctx *c) { return c->k->note = xstrdup(c->val), 0; }
@@ -167,6 +229,33 @@ static int set_timeout(struct key_ctx *c)
     if (!parse_long(c->val, &c->k->timeout_s) && c->k->timeout_s >= 1 && c->k->timeout_s <= 86400)
         return 0;
     err_set(c->err, "%s: timeout = %s: expected seconds from 1 to 86400", c->where, c->val);
+    return -1;
+}
+
+static int set_layout(struct key_ctx *c)
+{
+    c->k->col_major = !strcmp(c->val, "col");
+    if (c->k->col_major || !strcmp(c->val, "row"))
+        return 0;
+    err_set(c->err, "%s: layout = %s: expected row or col", c->where, c->val);
+    return -1;
+}
+
+static int set_shared_bytes(struct key_ctx *c)
+{
+    long v;
+    if (!parse_long(c->val, &v) && v >= 0 && v <= (1L << 24))
+        return c->k->shared_bytes = (unsigned)v, 0;
+    err_set(c->err, "%s: shared_bytes = %s: expected bytes from 0 to 16 MiB", c->where, c->val);
+    return -1;
+}
+
+static int set_deterministic(struct key_ctx *c)
+{
+    c->k->nondeterministic = !strcmp(c->val, "no");
+    if (c->k->nondeterministic || !strcmp(c->val, "yes"))
+        return 0;
+    err_set(c->err, "%s: deterministic = %s: expected yes or no", c->where, c->val);
     return -1;
 }
 
@@ -189,14 +278,15 @@ static const struct kern_key {
     {"entry", set_entry, 1, 0},    {"block", set_block, 1, 0},     {"grid", set_grid, 1, 0},
     {"chunk", set_chunk, 0, 0},    {"widths", set_widths, 0, 0},   {"expect", set_expect, 0, 0},
     {"note", set_note, 0, 1},      {"cases", set_cases, 0, 0},     {"needs", set_needs, 0, 0},
-    {"timeout", set_timeout, 0, 0},
+    {"timeout", set_timeout, 0, 0},    {"args", set_args, 0, 0},       {"layout", set_layout, 0, 0},
+    {"shared_bytes", set_shared_bytes, 0, 0},                        {"deterministic", set_deterministic, 0, 0},
 };
 #define KERN_KEYS ((int)(sizeof kern_keys / sizeof kern_keys[0]))
 
 /* Parse state of the kernel being read: the line each key was given on (0: not given). */
 struct seen {
     int line[KERN_KEYS];
-    char *grid_text;
+    char *later[2]; /* grid, args */
 };
 
 static int key_index(const char *name)
@@ -225,8 +315,15 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
     }
     char where[300];
     snprintf(where, sizeof where, "%s:%d", path, s->line[key_index("grid")]);
-    if (parse_grid(s->grid_text, k->op, k->grid, where, err))
+    if (parse_grid(s->later[0], k->op, k->grid, where, err))
         return -1;
+    snprintf(where, sizeof where, "%s:%d", path, s->line[key_index("args")]);
+    if (s->later[1] && parse_args(s->later[1], k, where, err))
+        return -1;
+    if (s->line[key_index("layout")] && !op_get(k->op)->gemm) {
+        err_set(err, "%s:%d: kernel [%s]: layout applies to sgemm only", path, s->line[key_index("layout")], k->name);
+        return -1;
+    }
     if (!s->line[key_index("widths")])
         k->any_width = 1;
     if (access(k->source, R_OK)) {
@@ -248,7 +345,7 @@ static int start_kernel(char *t, struct kern_set *set, struct kern_desc **k, str
     }
     if (*k && finish_kernel(*k, s, path, err))
         return -1;
-    free(s->grid_text);
+    free(s->later[0]), free(s->later[1]);
     memset(s, 0, sizeof *s);
     *close = 0;
     for (int i = 0; i < set->n; i++)
@@ -295,7 +392,7 @@ static int set_key(char *t, struct kern_desc *k, struct seen *s, const char *dir
         err_set(err, "%s: '%s' has no value", where, key);
         return -1;
     }
-    struct key_ctx c = {k, val, where, dir, &s->grid_text, err};
+    struct key_ctx c = {k, val, where, dir, s->later, err};
     return kern_keys[i].set(&c);
 }
 
@@ -328,7 +425,7 @@ static int parse_lines(FILE *f, const char *path, struct kern_set *set, struct h
         rc = finish_kernel(k, &s, path, err);
     if (!rc && !k)
         err_set(err, "%s: no [kernel_name] section", path), rc = -1;
-    free(s.grid_text);
+    free(s.later[0]), free(s.later[1]);
     free(dir);
     return rc;
 }

@@ -29,6 +29,15 @@ int op_parse(const char *s, enum hb_op *out)
 
 int op_is_gemm(enum hb_op op) { return op < OP_COUNT && op_table[op]->gemm; }
 
+int op_param_find(enum hb_op op, const char *name)
+{
+    const struct op_param *p = op < OP_COUNT ? op_table[op]->params : NULL;
+    for (int i = 0; p && p[i].name; i++)
+        if (!strcmp(p[i].name, name))
+            return i;
+    return -1;
+}
+
 void op_prepare(struct case_data *d, const struct kern_set *ks) { op_get(d->c->op)->prepare(d, ks); }
 
 void op_release(struct case_data *d)

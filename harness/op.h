@@ -32,13 +32,27 @@ struct case_data {
     void *ref;                     /* the op's references */
 };
 
-/* One launch's buffers in the op's argument order (inputs, then the output) and integers. */
+/* One launch's buffers in the op's argument order (inputs, then the output), and every integer
+ * and float of the op's vocabulary by slot (struct op_param): the testbed passes the ones the
+ * kernel declares, in its order. */
 struct op_layout {
     int n_bufs, out;                     /* buffer count; index of the output */
-    const float *data[HB_MAX_BUF_ARGS];  /* initial contents; NULL: the output, poisoned */
+    const float *data[HB_MAX_BUF_ARGS];  /* initial contents; NULL: the output */
+    const float *out_init;               /* what the output holds before a launch (C for a kernel
+                                            that takes beta); NULL: poison */
     size_t bytes[HB_MAX_BUF_ARGS];
     int n_ints;
     int32_t ints[HB_MAX_INT_ARGS];
+    int n_floats;
+    float floats[HB_MAX_FLOAT_ARGS];
+};
+
+/* One word of a kernel's declared signature (manifest `args`): its name, how it is passed, and
+ * which of the layout's buffers, integers or floats (by kind) it is. */
+struct op_param {
+    const char *name;
+    unsigned char kind; /* enum hb_param_kind */
+    unsigned char slot;
 };
 
 struct op_desc {
@@ -51,21 +65,30 @@ struct op_desc {
     int matrix_output;     /* the output is rows x columns (heat maps fold both); else a list */
     int has_total;         /* the outputs are partials of one total (its error is reported) */
     int needs_chunk;       /* its manifests must say `chunk` */
+    /* The words a manifest's `args` may use (NULL-terminated), and the signature of a kernel
+     * that declares none: the op's ABI (kernels/README.md). */
+    const struct op_param *params;
+    const char *default_args;
     /* Optional: completes and checks one case after its sizes are set (defaults, limits);
      * -1 with "where: problem" in err. */
     int (*complete_case)(struct hb_case *c, const char *where, struct hb_err *err);
     /* Inputs and every reference any selected kernel of `ks` needs. */
     void (*prepare)(struct case_data *d, const struct kern_set *ks);
     void (*release)(struct case_data *d);
-    /* Buffers and integers for kernel k (NULL: the vendor library) on case d. */
+    /* Buffers, integers and floats for kernel k (NULL: the vendor library) on case d. */
     void (*layout)(const struct case_data *d, const struct kern_desc *k, struct op_layout *l);
-    /* Optional (NULL: none). On the poisoned output before upload: what else it holds (row
-     * padding); and after a launch, damage to that: CLS_OOB with the byte offset, once. */
-    void (*init_output)(const struct case_data *d, float *out);
-    void (*check_padding)(const struct case_data *d, const float *out, int out_arg, struct cmp_result *cmp);
+    /* Optional (NULL: none). On the output image before upload: what else it holds (padding
+     * between rows or columns); and after a launch, damage to that: CLS_OOB with the byte
+     * offset, once. */
+    void (*init_output)(const struct case_data *d, const struct kern_desc *k, float *out);
+    void (*check_padding)(const struct case_data *d, const struct kern_desc *k, const float *out, int out_arg,
+                          struct cmp_result *cmp);
     /* Error figures of the output against the references. */
     void (*compare)(const struct case_data *d, const struct kern_desc *k, const float *out,
                     struct cmp_result *cmp);
+    /* Optional: what a report row says of kernel k's view of the case (sgemm: its alpha, beta
+     * and layout). */
+    void (*note)(const struct case_data *d, const struct kern_desc *k, struct rep_result *r);
     /* The case's parameters for a report line: "17x31x9 lda 18 ldb 32 ldc 32". */
     void (*describe)(const struct rep_result *r, char *buf, size_t len);
     /* One output element by its indices: "C[3][4]", "partial 3". */
@@ -77,6 +100,8 @@ const char *op_name(enum hb_op op);
 int op_parse(const char *s, enum hb_op *out);
 /* sgemm or sgemm_strided: an M x N x K product. */
 int op_is_gemm(enum hb_op op);
+/* Index of `name` in the op's signature vocabulary, or -1. */
+int op_param_find(enum hb_op op, const char *name);
 
 void op_prepare(struct case_data *d, const struct kern_set *ks);
 void op_release(struct case_data *d);

@@ -94,6 +94,11 @@ static void reduce_name_element(long i, long j, char *buf, size_t len)
     snprintf(buf, len, "partial %ld", i);
 }
 
+/* The signature vocabulary (kernels/README.md): slots index reduce_layout's buffers and ints. */
+static const struct op_param reduce_params[] = {
+    {"x", HB_PARAM_BUF, 0}, {"partials", HB_PARAM_BUF, 1}, {"n", HB_PARAM_I32, 0}, {NULL, 0, 0},
+};
+
 const struct op_desc op_reduce = {
     .name = "reduce",
     .size_keys = "n",
@@ -102,6 +107,8 @@ const struct op_desc op_reduce = {
     .unit = "partials",
     .needs_chunk = 1,
     .has_total = 1,
+    .params = reduce_params,
+    .default_args = "x partials n",
     .prepare = reduce_prepare,
     .release = reduce_release,
     .layout = reduce_layout,

@@ -33,6 +33,9 @@ struct rep_result {
     enum hb_verdict verdict;
     long M, N, K, n;
     long lda, ldb, ldc;     /* sgemm_strided row strides, 0 otherwise */
+    unsigned scalars;       /* sgemm: the kernel takes alpha (CASE_ALPHA) and/or beta (CASE_BETA) */
+    float alpha, beta;      /* sgemm: what it computed with (1 and 0 for one that takes none) */
+    char layout[4];         /* sgemm: "row" or "col", the kernel's storage; "" for other rows */
     char dist[12];
     uint64_t seed;
     struct cmp_result cmp;

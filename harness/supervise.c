@@ -110,7 +110,7 @@ static void sup_sanitizer_row(struct run_ctx *cx, struct sup_state *st, const ch
     snprintf(r.case_name, sizeof r.case_name, "%s", cx->o->sanitize);
     r.cmp.classes = findings < 0 ? CLS_API : !strcmp(cx->o->sanitize, "racecheck") ? CLS_NONDET : CLS_OOB;
     char verdict_why[256];
-    r.verdict = verdict_case(&r.cmp, kern_expected_bad(g->k, g->width.width), g->k->expect, NULL, verdict_why,
+    r.verdict = verdict_case(&r.cmp, kern_expected_bad(g->k, g->width.width), g->k->expect, 0, NULL, verdict_why,
                              sizeof verdict_why);
     snprintf(r.why, sizeof r.why, "compute-sanitizer %s: %.120s; %.100s", cx->o->sanitize,
              findings < 0 ? "no summary in its log" : summary, verdict_why);
@@ -170,7 +170,7 @@ static int sup_child_lost(struct run_ctx *cx, struct sup_state *st, const struct
     r.child_ms = now_ms() - end->case_start;
     char verdict_why[256];
     r.verdict = verdict_case(&r.cmp, g->k ? kern_expected_bad(g->k, g->width.width) : 0, g->k ? g->k->expect : 0,
-                             NULL, verdict_why, sizeof verdict_why);
+                             0, NULL, verdict_why, sizeof verdict_why);
     txt_printf(r.why, sizeof r.why, "%s; %s", why, verdict_why);
     run_add_result(cx, &r, g->slot);
     sup_count(st, &r);

@@ -34,9 +34,11 @@ struct cmp_result;
 struct known_bug;
 
 /* The verdict for one case. expected_bad: the kernel is known-bad at this width; expect: the
- * classes a canary must produce (0: any failure catches it); bug: the known-bug entry that
- * lists this case, or NULL. `why` gets a one-line reason. */
-enum hb_verdict verdict_case(const struct cmp_result *r, int expected_bad, unsigned expect,
+ * classes a canary must produce (0: any failure catches it); allowed: classes the kernel
+ * declares by design (CLS_NONDET for deterministic = no: launches that differ, each within the
+ * bound, are reported with their ULP spread, not failed); bug: the known-bug entry that lists
+ * this case, or NULL. `why` gets a one-line reason. */
+enum hb_verdict verdict_case(const struct cmp_result *r, int expected_bad, unsigned expect, unsigned allowed,
                              const struct known_bug *bug, char *why, unsigned why_len);
 
 /* Whether a known-bad kernel's group is an XPASS: it ran cases and passed every one (an

@@ -69,7 +69,9 @@ static void wk_judge(const struct run_ctx *cx, const struct group *g, const stru
     snprintf(kernel_name, sizeof kernel_name, "%s/%s", r->lang, r->kernel);
     const struct known_bug *bug = known_match(&cx->known, r->backend, r->device, kernel_name, c->name);
     int expected_bad = g->k ? kern_expected_bad(g->k, g->width.width) : 0;
-    r->verdict = verdict_case(&r->cmp, expected_bad, g->k ? g->k->expect : 0, bug, verdict_why, sizeof verdict_why);
+    unsigned allowed = g->k && g->k->nondeterministic ? CLS_NONDET : 0;
+    r->verdict = verdict_case(&r->cmp, expected_bad, g->k ? g->k->expect : 0, allowed, bug, verdict_why,
+                              sizeof verdict_why);
     if (r->why[0] && verdict_why[0]) {
         char api_why[sizeof r->why];
         memcpy(api_why, r->why, sizeof api_why);

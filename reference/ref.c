@@ -1,6 +1,7 @@
-/* ref.c: OpenBLAS and float64 references (see ref.h). float64 is the truth: a product of
- * two floats is exact in double and K <= 2^31 terms lose at most K * 2^-53 relatively,
- * far below float's 2^-24, so the references' own error is negligible in every bound.
+/* ref.c: OpenBLAS and float64 references (see ref.h), for C = A B and the BLAS form
+ * alpha A B + beta C0. float64 is the truth: a product of two floats is exact in double and
+ * K <= 2^31 terms lose at most K * 2^-53 relatively, far below float's 2^-24, so the
+ * references' own error is negligible in every bound.
  * The per-output figures come from the same dgemm on transformed inputs (|.|, squares,
  * subnormal parts) and from per-row and per-column grids; no per-element loop over K. */
 #include "ref.h"
@@ -108,11 +109,37 @@ static void sgemm_input_flush(struct ref_sgemm *r, const float *A, const float *
     free(as), free(b), free(a), free(bs), free(part);
 }
 
-/* Grids per row of A and column of B bound the grid of every product a_ik b_kj. Off the
- * FLT_MIN grid, each of the K products and K additions may be subnormal and lose < FLT_MIN. */
-static void sgemm_grids(struct ref_sgemm *r, const float *A, const float *B)
+/* 0 or +-2^e: multiplying by it is exact (short of overflow and underflow). */
+static int zero_or_pow2(float v)
+{
+    int e;
+    return v == 0 || (isfinite(v) && frexpf(fabsf(v), &e) == 0.5f);
+}
+
+/* C = alpha A B + beta C0 from the product's figures, before the spread's root: the terms are
+ * alpha a_ik b_kj and beta c0_ij; flushing scales with alpha. */
+static void sgemm_scale(struct ref_sgemm *r, const float *C0)
+{
+    double a = r->alpha, b = r->terms > r->K ? r->beta : 0;
+    for (size_t i = 0; i < (size_t)r->M * r->N; i++) {
+        double c = b != 0 ? b * C0[i] : 0;
+        r->c64[i] = a * r->c64[i] + c;
+        r->gauge[i] = fabs(a) * r->gauge[i] + fabs(c);
+        r->spread[i] = a * a * r->spread[i] + c * c;
+        if (r->flush)
+            r->flush[i] *= fabs(a);
+    }
+}
+
+/* Grids per row of A and column of B bound the grid of every product a_ik b_kj (times alpha);
+ * beta c0_ij adds its own. Off the FLT_MIN grid, each of the K products and K additions may be
+ * subnormal and lose < FLT_MIN (scaled: three more operations, times alpha where it is large). */
+static void sgemm_grids(struct ref_sgemm *r, const float *A, const float *B, const float *C0)
 {
     long M = r->M, N = r->N, K = r->K;
+    double a = fabs(r->alpha);
+    int scaled = r->alpha != 1 || r->terms > K, scalable = zero_or_pow2(r->alpha) && zero_or_pow2(r->beta);
+    double underflow = (2.0 * (double)K + (scaled ? 3 : 0)) * FLT_MIN * (a > 1 ? a : 1);
     double *qa = ref_calloc((size_t)M + 1, sizeof *qa), *qb = ref_calloc((size_t)N + 1, sizeof *qb);
     for (long i = 0; i < M; i++) {
         qa[i] = INFINITY;
@@ -127,37 +154,53 @@ static void sgemm_grids(struct ref_sgemm *r, const float *A, const float *B)
     for (long i = 0; i < M; i++)
         for (long j = 0; j < N; j++) {
             size_t at = (size_t)i * N + j;
-            double q = qa[i] * qb[j]; /* NaN (inf * 0) only where a zero row meets a bad column */
-            r->exact[at] = (unsigned char)exact_on_grid(r->gauge[at], q);
+            /* NaN (inf * 0) only where a zero row meets a bad column; alpha 0 adds no term */
+            double q = a == 0 ? INFINITY : qa[i] * qb[j] * a;
+            if (r->terms > K)
+                q = grid_min(q, (float)(r->beta * (double)C0[at]));
+            r->exact[at] = (unsigned char)(scalable && exact_on_grid(r->gauge[at], q));
             if (r->gauge[at] == 0 || q >= FLT_MIN)
                 continue;
             if (!r->flush)
                 r->flush = ref_calloc((size_t)M * N, sizeof *r->flush);
-            r->flush[at] += 2.0 * (double)K * FLT_MIN;
+            r->flush[at] += underflow;
         }
     free(qa), free(qb);
 }
 
 void ref_sgemm_compute(struct ref_sgemm *r, const float *A, const float *B, long M, long N, long K)
 {
+    ref_sgemm_compute_scaled(r, A, B, NULL, 1.0f, 0.0f, M, N, K);
+}
+
+void ref_sgemm_compute_scaled(struct ref_sgemm *r, const float *A, const float *B, const float *C0, float alpha,
+                              float beta, long M, long N, long K)
+{
     size_t mn = (size_t)M * N;
     memset(r, 0, sizeof *r);
     r->M = M, r->N = N, r->K = K;
+    r->alpha = alpha, r->beta = beta;
+    int with_c = C0 && beta != 0;
+    r->terms = K + with_c;
     r->c32 = ref_calloc(mn, sizeof *r->c32);
     r->c64 = ref_calloc(mn, sizeof *r->c64);
     r->gauge = ref_calloc(mn, sizeof *r->gauge);
     r->spread = ref_calloc(mn, sizeof *r->spread);
     r->exact = ref_calloc(mn + 1, sizeof *r->exact);
+    if (with_c && mn)
+        memcpy(r->c32, C0, mn * sizeof *r->c32);
     if (M && N)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, 1.0f, A,
-                    (blasint)(K ? K : 1), B, (blasint)N, 0.0f, r->c32, (blasint)N);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, alpha, A,
+                    (blasint)(K ? K : 1), B, (blasint)N, with_c ? beta : 0.0f, r->c32, (blasint)N);
     dgemm_as(r->c64, A, B, M, N, K, AS_IS);
     dgemm_as(r->gauge, A, B, M, N, K, ABSOLUTE);
     dgemm_as(r->spread, A, B, M, N, K, SQUARE);
+    sgemm_input_flush(r, A, B);
+    if (alpha != 1 || with_c)
+        sgemm_scale(r, C0);
     for (size_t i = 0; i < mn; i++)
         r->spread[i] = sqrt(r->spread[i]);
-    sgemm_input_flush(r, A, B);
-    sgemm_grids(r, A, B);
+    sgemm_grids(r, A, B, C0);
 }
 
 void ref_sgemm_free(struct ref_sgemm *r)

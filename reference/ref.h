@@ -21,6 +21,8 @@
  *           most 2^24 q, so every partial sum is a float */
 struct ref_sgemm {
     long M, N, K;
+    float alpha, beta; /* C = alpha A B + beta C0: the terms are alpha a_ik b_kj and beta c0_ij */
+    long terms;        /* terms per output: K, plus one where beta and C0 are given */
     float *c32;     /* cblas_sgemm */
     double *c64;    /* cblas_dgemm on the promoted inputs */
     double *gauge;  /* (|A| |B|)_ij */
@@ -41,6 +43,11 @@ struct ref_reduce {
 };
 
 void ref_sgemm_compute(struct ref_sgemm *r, const float *A, const float *B, long M, long N, long K);
+/* The BLAS form C = alpha A B + beta C0 (C0 row-major M x N, NULL or beta 0: not a term), with
+ * sblat3's gauge |alpha||A||B| + |beta||C0|. Exactness is claimed only where alpha and beta are
+ * 0 or powers of two (then scaling is exact in every order), and on the grid of all terms. */
+void ref_sgemm_compute_scaled(struct ref_sgemm *r, const float *A, const float *B, const float *C0, float alpha,
+                              float beta, long M, long N, long K);
 void ref_sgemm_free(struct ref_sgemm *r);
 void ref_reduce_compute(struct ref_reduce *r, const float *x, long n, long chunk);
 void ref_reduce_free(struct ref_reduce *r);

@@ -518,6 +518,60 @@ PY
     if tail -1 "$T/term.jsonl" | grep -q '"record":"end".*"interrupted":true'; then ok "JSON ends with an end record saying interrupted"; else bad "JSON ends with an end record saying interrupted" "$T/term.jsonl"; fi
 fi
 
+if [ -z "$(device_count sim)" ]; then
+    skip "declared signatures on the emulator" "sim backend not built"
+else
+    echo "integration: users' kernels through manifests alone: args, template entries, alpha/beta, layouts"
+    U=tests/data/ukern
+    C='edge_15x16x17,exact_17x16x15,beta0_*,add_exact_*,stride_17x31x9,stride_exact_*,sum_4097,exact_33'
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$U/ukern.manifest" \
+        --cases "$U/scalars.cases" --case "$C" --json "$T/uk.jsonl" --quiet >"$T/out" 2>&1
+    json_check "template entry gemm_tiled<16>, args M N K alpha A lda B ldb beta C ldc, row-major: passes" "$T/uk.jsonl" \
+        'len(find(kernel="gemm_row")) == 4 and all(r["verdict"] == "PASS" for r in find(kernel="gemm_row")) and find(kernel="gemm_row", case="edge_15x16x17")[0]["alpha"] == 0.5 and find(kernel="gemm_row", case="edge_15x16x17")[0]["beta"] == -2 and find(kernel="gemm_row", case="beta0_33x31x17")[0]["beta"] == 0'
+    json_check "the same signature on column-major data (layout = col): passes" "$T/uk.jsonl" \
+        'len(find(kernel="gemm_col")) == 4 and all(r["verdict"] == "PASS" and r["layout"] == "col" for r in find(kernel="gemm_col"))'
+    json_check "row- and column-major with padded leading dimensions: passes, padding intact" "$T/uk.jsonl" \
+        'all(len(find(kernel=k)) == 2 and all(r["verdict"] == "PASS" for r in find(kernel=k)) for k in ("gemm_row_strided", "gemm_col_strided"))'
+    json_check "exact cases stay exact with alpha and beta (0 ULP)" "$T/uk.jsonl" \
+        'all(r["max_ratio"] == 0 and r["max_ulp"] == 0 for r in recs if "exact" in r["case"])'
+    json_check "a .cu with <cstdio>, <cassert> and a style warning builds (warnings logged) and passes" "$T/uk.jsonl" \
+        '"warnings in" in find(kernel="gemm_row")[0]["binary"]'
+    json_check "an atomics reduction declared deterministic = no passes, its ULP spread reported" "$T/uk.jsonl" \
+        'find(kernel="reduce_atomic", case="sum_4097")[0]["verdict"] == "PASS" and find(kernel="reduce_atomic", case="sum_4097")[0]["repeat_ulp"] > 0 and "deterministic = no" in find(kernel="reduce_atomic", case="sum_4097")[0]["why"]'
+    json_check "a size_t length declared n:u64 passes" "$T/uk.jsonl" \
+        'len(find(kernel="reduce_sized")) == 2 and all(r["verdict"] == "PASS" for r in find(kernel="reduce_sized"))'
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$U/strict.manifest" \
+        --case 'sum_4097' --json "$T/strict.jsonl" --quiet >"$T/out" 2>&1
+    json_check "the same reduction without deterministic = no is FAIL nondeterministic" "$T/strict.jsonl" \
+        'recs and all(r["verdict"] == "FAIL" and r["classes"] == "nondeterministic" for r in recs)'
+    expect_exit 1 "kernels that take beta and ignore it fail the run" -- env XDG_CACHE_HOME="$T/cache" "$H" run --backend sim \
+        --width 32 --only-manifest --manifest "$U/nobeta.manifest" --cases "$U/scalars.cases" --case "$C" \
+        --json "$T/nobeta.jsonl" --quiet
+    json_check "ignoring beta is FAIL wrong on row- and column-major data, right where beta = 0" "$T/nobeta.jsonl" \
+        'all(any(r["verdict"] == "FAIL" and r["classes"] == "wrong" for r in find(kernel=k)) and find(kernel=k, case="beta0_33x31x17")[0]["verdict"] == "PASS" for k in ("gemm_row_nobeta", "gemm_col_nobeta"))'
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest tests/data/sim/oob.manifest \
+        --kernel '*/oob_read_write' --case 'edge_15x16x17,m0_*' --json "$T/oobm0.jsonl" --quiet >"$T/out" 2>&1
+    json_check "an empty grid after a faulting case is not charged with that case's accesses" "$T/oobm0.jsonl" \
+        'find(case="edge_15x16x17")[0]["verdict"] == "FAIL" and find(case="m0_0x17x5")[0]["verdict"] == "PASS"'
+    expect_exit 1 "a user kernel that does not compile fails the run" -- env XDG_CACHE_HOME="$T/cache" "$H" run --backend sim \
+        --width 32 --only-manifest --manifest "$U/broken.manifest" --case 'edge_15*' --json "$T/ubrk.jsonl" --quiet
+    json_check "it is an ERROR with the compiler's first error and the log" "$T/ubrk.jsonl" \
+        'any(r["verdict"] == "ERROR" and "broken.cu:6" in r["why"] and "log: " in r["why"] for r in recs)'
+fi
+
+if [ -z "$(device_count vulkan)" ] || [ "$(device_count vulkan)" = 0 ]; then
+    skip "declared signatures on lavapipe" "no Vulkan device"
+else
+    echo "integration: a GLSL kernel's declared signature on lavapipe; one that does not compile is an ERROR"
+    expect_exit 1 "a GLSL user kernel that does not compile fails the run" -- env HB_VK_VALIDATION=1 XDG_CACHE_HOME="$T/cache" \
+        "$H" run --backend vulkan --width 8 --only-manifest --manifest tests/data/ukern/vulkan.manifest \
+        --case 'edge_15x16x17,exact_17x16x15' --json "$T/vkuk.jsonl" --quiet
+    json_check "buffers bound and scalars pushed in the declared order (C A B alpha beta M N:u64 K): passes" "$T/vkuk.jsonl" \
+        'len(find(kernel="vk_gemm_ab")) == 2 and all(r["verdict"] == "PASS" and "built at run time" in r["binary"] for r in find(kernel="vk_gemm_ab"))'
+    json_check "the broken GLSL kernel is an ERROR with glslc's first error and the log" "$T/vkuk.jsonl" \
+        'any(r["verdict"] == "ERROR" and "broken.comp:6: error" in r["why"] and "log: " in r["why"] for r in find(kernel="vk_broken"))'
+fi
+
 echo "integration: the command line (issue 14)"
 for c in run list bench merge; do
     expect_exit 0 "$c --help" -- "$H" "$c" --help

@@ -1,6 +1,6 @@
 /* test_verdict.c: the verdict rules (verdict.c): a kernel that claims to be right, one run at
- * a width it was not written for, a canary with the class it must produce, the known-bug
- * list's XFAIL and XPASS, and a known-bad group's XPASS. */
+ * a width it was not written for, a canary with the class it must produce, a kernel's declared
+ * nondeterminism, the known-bug list's XFAIL and XPASS, and a known-bad group's XPASS. */
 #include <check.h>
 #include <string.h>
 
@@ -16,7 +16,7 @@ static enum hb_verdict verdict(unsigned classes, int suspect, int expected_bad, 
     r.classes = classes;
     r.suspect = suspect;
     char why[256];
-    enum hb_verdict v = verdict_case(&r, expected_bad, expect, NULL, why, sizeof why);
+    enum hb_verdict v = verdict_case(&r, expected_bad, expect, 0, NULL, why, sizeof why);
     ck_assert_uint_lt(strlen(why), sizeof why);
     return v;
 }
@@ -44,11 +44,11 @@ START_TEST(verdict_why_names_the_classes)
     cmp_init(&r);
     r.classes = CLS_WRONG | CLS_OOB;
     char why[256];
-    ck_assert_int_eq(verdict_case(&r, 0, 0, NULL, why, sizeof why), V_FAIL);
+    ck_assert_int_eq(verdict_case(&r, 0, 0, 0, NULL, why, sizeof why), V_FAIL);
     ck_assert_str_eq(why, "wrong+oob");
     /* A short buffer is truncated, not overrun. */
     char small[6];
-    verdict_case(&r, 0, 0, NULL, small, sizeof small);
+    verdict_case(&r, 0, 0, 0, NULL, small, sizeof small);
     ck_assert_str_eq(small, "wrong");
 }
 END_TEST
@@ -77,12 +77,30 @@ START_TEST(verdict_canary_with_expected_class)
 }
 END_TEST
 
+START_TEST(verdict_declared_nondeterminism_is_reported_not_failed)
+{
+    struct cmp_result r;
+    cmp_init(&r);
+    r.classes = CLS_NONDET;
+    r.repeat_ulp = 3;
+    char why[256];
+    ck_assert_int_eq(verdict_case(&r, 0, 0, CLS_NONDET, NULL, why, sizeof why), V_PASS);
+    ck_assert_str_eq(why, "repeats differ by up to 3 ULP (deterministic = no)");
+    /* Undeclared, the same difference fails; declared, a launch past the bound still does. */
+    ck_assert_int_eq(verdict_case(&r, 0, 0, 0, NULL, why, sizeof why), V_FAIL);
+    ck_assert_str_eq(why, "nondeterministic");
+    r.classes = CLS_NONDET | CLS_WRONG;
+    ck_assert_int_eq(verdict_case(&r, 0, 0, CLS_NONDET, NULL, why, sizeof why), V_FAIL);
+    ck_assert_str_eq(why, "wrong");
+}
+END_TEST
+
 static enum hb_verdict with_bug(unsigned classes, const struct known_bug *bug, char *why, unsigned len)
 {
     struct cmp_result r;
     cmp_init(&r);
     r.classes = classes;
-    return verdict_case(&r, 0, 0, bug, why, len);
+    return verdict_case(&r, 0, 0, 0, bug, why, len);
 }
 
 START_TEST(verdict_listed_bug_that_fails_is_xfail_with_its_reason)
@@ -119,6 +137,7 @@ static Suite *suite(void)
     TCase *v = tcase_create("verdict");
     tcase_add_test(v, verdict_good_kernel);
     tcase_add_test(v, verdict_why_names_the_classes);
+    tcase_add_test(v, verdict_declared_nondeterminism_is_reported_not_failed);
     tcase_add_test(v, verdict_off_width_kernel);
     tcase_add_test(v, verdict_canary_with_expected_class);
     tcase_add_test(v, verdict_listed_bug_that_fails_is_xfail_with_its_reason);

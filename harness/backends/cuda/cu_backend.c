@@ -284,11 +284,13 @@ static int cu_download(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size_
 static int cu_one_arg(hb_ctx *ctx, const hb_kern *k, const struct hb_args *a, int i, unsigned char *slot)
 {
     struct hb_param p = a->params[i];
-    size_t want = k->n_params > 0 ? k->param_size[i] : p.kind == HB_PARAM_BUF ? sizeof(void *) : 4;
+    size_t want = k->n_params > 0 ? k->param_size[i] : p.kind == HB_PARAM_BUF ? sizeof(void *)
+                : p.kind == HB_PARAM_I64 ? 8 : 4;
+    int wide_ok = p.kind == HB_PARAM_I64 ? want == 8 : want == 4 || want == 8; /* n:u64 is never narrowed */
     if (p.kind == HB_PARAM_BUF && p.index < a->n_bufs && want == sizeof(void *)) {
         void *ptr = (char *)a->bufs[p.index]->ptr + a->offsets[p.index];
         memcpy(slot, &ptr, sizeof ptr);
-    } else if (p.kind == HB_PARAM_I32 && p.index < a->n_ints && (want == 4 || want == 8)) {
+    } else if ((p.kind == HB_PARAM_I32 || p.kind == HB_PARAM_I64) && p.index < a->n_ints && wide_ok) {
         int64_t wide = a->ints[p.index];
         int32_t narrow = a->ints[p.index];
         memcpy(slot, want == 8 ? (void *)&wide : (void *)&narrow, want);

@@ -187,21 +187,22 @@ static int cu_nvcc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, const
 {
     char arch[32], key[1400];
     snprintf(arch, sizeof arch, "-arch=sm_%d%d", major, minor);
-    snprintf(key, sizeof key, "%.1000s -cubin -O3 -lineinfo %s entry %.300s", nvcc, arch, spec->entry);
+    snprintf(key, sizeof key, "%.1000s -x cu -cubin -O3 -lineinfo %s entry %.300s", nvcc, arch, spec->entry);
     int have = rtc_cache_path(spec, "cuda", key, ".cubin", obj, obj_len, ctx->err, sizeof ctx->err);
     if (have < 0)
         return HB_ERROR;
     char tool[1200];
-    snprintf(tool, sizeof tool, "%.1000s -cubin -O3 -lineinfo %s", nvcc, arch);
+    snprintf(tool, sizeof tool, "%.1000s -x cu -cubin -O3 -lineinfo %s", nvcc, arch);
     rtc_describe(spec, obj, "built at run time", tool, origin, origin_len);
     if (have > 0)
         return HB_OK;
     char unit[4200];
     if (cu_wrapper(ctx, spec, obj, unit, sizeof unit))
         return HB_ERROR;
-    char *argv[] = {(char *)nvcc, "-cubin", "-O3", "-lineinfo", arch, unit, "-o", NULL, NULL};
+    /* -x cu: a user's .cuh (or any other name) is CUDA, as the file's includer would compile it. */
+    char *argv[] = {(char *)nvcc, "-x", "cu", "-cubin", "-O3", "-lineinfo", arch, unit, "-o", NULL, NULL};
     char why[1536];
-    int rc = rtc_build(argv, 7, obj, why, sizeof why);
+    int rc = rtc_build(argv, 9, obj, why, sizeof why);
     if (strcmp(unit, spec->source_path))
         unlink(unit);
     if (rc > 0)

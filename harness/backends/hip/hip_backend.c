@@ -34,6 +34,7 @@ struct hb_kern {
     hipFunction_t fn;
     unsigned block[3];
     unsigned shared_bytes; /* dynamic shared memory per block */
+    char origin[1200];     /* the binary that runs (hip_rtc_origin) */
 };
 
 static void hip_fmt(char *dst, size_t len, const char *fmt, ...)
@@ -344,8 +345,14 @@ static int hip_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **ou
     }
     memcpy(k->block, spec->block, sizeof k->block);
     k->shared_bytes = spec->shared_bytes;
+    hip_rtc_origin(spec, path, current ? NULL : arch, k->origin, sizeof k->origin);
     *out = k;
     return HB_OK;
+}
+
+static const char *hip_kernel_origin(hb_ctx *ctx, hb_kern *kern)
+{
+    return (void)ctx, kern && kern->origin[0] ? kern->origin : NULL;
 }
 
 static void hip_unload(hb_ctx *ctx, hb_kern *kern)
@@ -373,6 +380,7 @@ static int hip_timed_wait(hb_ctx *ctx, double *device_ms)
 struct hip_params {
     void *ptrs[HB_MAX_BUF_ARGS];
     int32_t ints[HB_MAX_INT_ARGS];
+    int64_t wide[HB_MAX_PARAMS]; /* integers declared 64-bit (n:u64) */
     float floats[HB_MAX_FLOAT_ARGS];
     void *addr[HB_MAX_PARAMS];
     int n;
@@ -382,7 +390,7 @@ struct hip_params {
 static int hip_param(hb_ctx *ctx, const struct hb_args *args, struct hip_params *hp, int kind,
                      int index)
 {
-    int have = kind == HB_PARAM_BUF ? args->n_bufs : kind == HB_PARAM_I32 ? args->n_ints
+    int have = kind == HB_PARAM_BUF ? args->n_bufs : kind == HB_PARAM_I32 || kind == HB_PARAM_I64 ? args->n_ints
              : kind == HB_PARAM_F32 ? args->n_floats : 0;
     if (hp->n == HB_MAX_PARAMS || index < 0 || index >= have) {
         hip_fmt(ctx->err, sizeof ctx->err, "launch: parameter %d (kind %d, index %d) is not among "
@@ -397,6 +405,9 @@ static int hip_param(hb_ctx *ctx, const struct hb_args *args, struct hip_params 
     } else if (kind == HB_PARAM_I32) {
         hp->ints[index] = args->ints[index];
         hp->addr[hp->n++] = &hp->ints[index];
+    } else if (kind == HB_PARAM_I64) {
+        hp->wide[hp->n] = args->ints[index];
+        hp->addr[hp->n] = &hp->wide[hp->n], hp->n++;
     } else {
         hp->floats[index] = args->floats[index]; /* a 4-byte float, as the kernel declares it */
         hp->addr[hp->n++] = &hp->floats[index];
@@ -476,6 +487,7 @@ static const struct hb_backend hip_backend = {
     .vendor_name = NULL,
     .copy = hip_copy,
     .platform = HIP_PLATFORM_NAME,
+    .kernel_origin = hip_kernel_origin,
 };
 
 const struct hb_backend *hb_backend_entry(void)

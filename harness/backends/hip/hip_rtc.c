@@ -1,5 +1,5 @@
 /* hip_rtc.c: the run-time compile of a HIP source with no current product (a user's own
- * kernel) for the device's target: hipcc --genco on AMD; on NVIDIA nvcc, as make builds the
+ * kernel) for the device's target, and the line naming the binary that runs: hipcc --genco on AMD; on NVIDIA nvcc, as make builds the
  * shipped kernels, through the HIP headers and CUDA 13 overlay make copied into
  * <build>/hip-nv (a GPU machine needs no HIP install). Not hiprtc: on NVIDIA that is NVRTC, which
  * cannot read HIP 5.2's headers (stdio.h, cuda.h). Caching, spawning, logs: rtc.c. No HIP calls. */
@@ -117,4 +117,18 @@ int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *p
     else if (rc < 0)
         snprintf(err, errlen, "run-time compile of %.200s: %s", spec->source_path, why);
     return rc == 0 ? HB_OK : HB_ERROR;
+}
+
+void hip_rtc_origin(const struct hb_kernel_spec *spec, const char *path, const char *arch, char *out, size_t len)
+{
+    struct hip_cmd c;
+    memset(&c, 0, sizeof c);
+    char err[256], tool[4 * PATH_MAX] = "";
+    if (!arch) {
+        snprintf(tool, sizeof tool, "%s (backend.mk)", HIP_PLATFORM_NAME ? "nvcc" : "hipcc --genco");
+    } else if (hip_rtc_command(spec, arch, &c, err, sizeof err) == 0) {
+        for (int i = 0; i < c.argc; i++)
+            snprintf(tool + strlen(tool), sizeof tool - strlen(tool), "%s%s", i ? " " : "", c.argv[i]);
+    }
+    rtc_describe(spec, path, arch ? "built at run time" : "built by make", tool, out, len);
 }

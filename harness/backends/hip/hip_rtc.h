@@ -17,6 +17,10 @@
 #define HIP_PLATFORM_NAME NULL
 #define HIP_PRODUCT_DIR "hip"
 #define HIP_PRODUCT_EXT ".hsaco"
+/* The binary a loaded kernel runs, for reports (rtc_describe): path, source hash and the
+ * command that built it; arch NULL: make built it. */
+void hip_rtc_origin(const struct hb_kernel_spec *spec, const char *path, const char *arch, char *out, size_t len);
+
 #endif
 
 /* Compiles spec's source for one device target (arch "gfx90a" or "sm_90") into the run-time
@@ -25,5 +29,9 @@
  * user's kernel, which must never pass by not running). */
 int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *path, size_t len,
                     char *err, size_t errlen);
+
+/* The binary a loaded kernel runs, for reports (rtc_describe): path, source hash and the
+ * command that built it; arch NULL: make built it. */
+void hip_rtc_origin(const struct hb_kernel_spec *spec, const char *path, const char *arch, char *out, size_t len);
 
 #endif

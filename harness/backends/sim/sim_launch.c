@@ -24,7 +24,7 @@ static int sim_wrapped_args(struct hb_ctx *c, const hb_kern *k, const struct hb_
         struct sim_arg *v = &call->args[i];
         if (kind == HB_PARAM_BUF && at < a->n_bufs)
             v->kind = SIM_ARG_PTR, v->u.p = a->bufs[at]->data + a->offsets[at], got[i] = 'P';
-        else if (kind == HB_PARAM_I32 && at < a->n_ints)
+        else if ((kind == HB_PARAM_I32 || kind == HB_PARAM_I64) && at < a->n_ints) /* converted to its type */
             v->kind = SIM_ARG_I32, v->u.i = a->ints[at], got[i] = 'I';
         else if (kind == HB_PARAM_F32 && at < a->n_floats)
             v->kind = SIM_ARG_F32, v->u.f = a->floats[at], got[i] = 'F';

@@ -53,6 +53,10 @@ static int vk_create_device(hb_ctx *ctx, const struct vk_devinfo *di)
     };
     const char *ext = VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME;
     int chain = di->size_control || di->full_subgroups;
+    /* 64-bit integers where the device has them: a kernel may take a size_t-like `n:u64`. */
+    VkPhysicalDeviceFeatures have, want = {0};
+    vkGetPhysicalDeviceFeatures(ctx->phys, &have);
+    want.shaderInt64 = have.shaderInt64;
     VkDeviceCreateInfo dci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = chain ? &ssc : NULL,
@@ -60,6 +64,7 @@ static int vk_create_device(hb_ctx *ctx, const struct vk_devinfo *di)
         .pQueueCreateInfos = &qci,
         .enabledExtensionCount = chain && di->size_control_ext ? 1 : 0,
         .ppEnabledExtensionNames = &ext,
+        .pEnabledFeatures = &want,
     };
     int st = vk_check(ctx, vkCreateDevice(ctx->phys, &dci, NULL, &ctx->dev), "vkCreateDevice");
     if (st != HB_OK)
@@ -205,6 +210,7 @@ const struct hb_backend *hb_backend_entry(void)
         .vendor_sgemm = NULL,
         .vendor_name = NULL,
         .copy = vk_copy,
+        .kernel_origin = vk_kernel_origin,
     };
     return &be;
 }

@@ -117,5 +117,6 @@ int vk_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out);
 void vk_unload(hb_ctx *ctx, hb_kern *kern);
 int vk_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args,
               double *device_ms);
+const char *vk_kernel_origin(hb_ctx *ctx, hb_kern *kern);
 
 #endif

@@ -1,8 +1,9 @@
 /* vk_kernel.c: loading compute shaders (prebuilt SPIR-V, GLSL compiled with glslc at run time
  * when no current build product exists, or SPIR-V given directly) and launching them.
- * The manifest's block is passed as specialization constants 0, 1, 2; buffers are bound
- * as set 0 bindings 0..n-1 and the integers pushed as one block, per kernels/README.md.
- * It does not reflect SPIR-V: a shader that disagrees with the ABI fails in the driver. */
+ * The manifest's block is passed as specialization constants 0, 1, 2; buffers are bound as set
+ * 0 bindings 0..n-1 and the integers and floats pushed as one block, both in the kernel's
+ * declared order (else the op's ABI), per kernels/README.md. It does not reflect SPIR-V: a
+ * shader that disagrees with its declared signature fails in the driver or computes garbage. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +14,12 @@
 #include "rtc.h"
 #include "vk_internal.h"
 
-/* Same target as backend.mk, so run-time and build-time products match. */
+/* Same target as backend.mk, so run-time and build-time products match. Every shader here is a
+ * compute shader, so the stage is said: a `.glsl` file then builds as a `.comp` does. */
 #define VK_GLSLC_TARGET "--target-env=vulkan1.2"
-#define VK_PUSH_BYTES (HB_MAX_INT_ARGS * 4)
+#define VK_GLSLC_STAGE "-fshader-stage=compute"
+/* Room for every parameter at 8 bytes: 128, the least maxPushConstantsSize Vulkan guarantees. */
+#define VK_PUSH_BYTES (HB_MAX_PARAMS * 8)
 
 struct hb_kern {
     VkShaderModule module;
@@ -25,6 +29,7 @@ struct hb_kern {
     VkDescriptorPool pool;
     VkDescriptorSet set;
     char name[64];
+    char origin[1200]; /* which SPIR-V runs and how it was made (rtc_describe) */
 };
 
 /* Reads a whole SPIR-V file into a malloc'd buffer, checking its magic number. */
@@ -49,33 +54,41 @@ static int vk_read_spirv(hb_ctx *ctx, const char *path, uint32_t **words, size_t
     return HB_OK;
 }
 
-/* Finds the SPIR-V for spec: build_dir/kernels/glsl/<stem>.spv when it is at least as new as
- * the source, else a run-time glslc compile into the per-user cache (users' own kernels run
- * without rebuilding the harness); lang spirv names the module itself. */
-static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, uint32_t **words,
+/* Finds the SPIR-V for spec: build_dir/kernels/glsl/<stem>.spv when it was built from this
+ * very file, else a run-time glslc compile into the per-user cache (users' own kernels run
+ * without rebuilding the harness); lang spirv names the module itself. k->origin says which.
+ * A user's shader that does not build, or cannot be built here, is an error, never a skip. */
+static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern *k, uint32_t **words,
                         size_t *bytes)
 {
-    if (strcmp(spec->lang, "spirv") == 0)
+    if (strcmp(spec->lang, "spirv") == 0) {
+        rtc_describe(spec, spec->source_path, "given as SPIR-V", "nothing", k->origin, sizeof k->origin);
         return vk_read_spirv(ctx, spec->source_path, words, bytes);
+    }
     if (strcmp(spec->lang, "glsl") != 0)
         return vk_fail(ctx, HB_UNSUPPORTED, "the Vulkan backend runs glsl and spirv, not %s",
                        spec->lang);
     char path[2048], err[512];
     int rc = rtc_prebuilt(spec, "glsl", ".spv", path, sizeof path, err, sizeof err);
+    if (rc > 0)
+        rtc_describe(spec, path, "built by make", "glslc (backend.mk)", k->origin, sizeof k->origin);
     if (rc == 0)
-        rc = rtc_cache_path(spec, "vulkan", "glslc " VK_GLSLC_TARGET " -O", ".spv", path, sizeof path, err,
-                            sizeof err);
+        rc = rtc_cache_path(spec, "vulkan", "glslc " VK_GLSLC_TARGET " " VK_GLSLC_STAGE " -O", ".spv", path,
+                            sizeof path, err, sizeof err);
     if (rc < 0)
         return vk_fail(ctx, HB_ERROR, "%s", err);
     if (rc == 0) {
-        char *argv[] = {"glslc", VK_GLSLC_TARGET, "-O", "-o", NULL, (char *)spec->source_path, NULL};
-        rc = rtc_build(argv, 4, path, err, sizeof err);
+        char *argv[] = {"glslc", VK_GLSLC_TARGET, VK_GLSLC_STAGE, "-O", "-o", NULL, (char *)spec->source_path, NULL};
+        rc = rtc_build(argv, 5, path, err, sizeof err);
         if (rc < 0)
-            return vk_fail(ctx, HB_UNSUPPORTED, "cannot run glslc to compile %s at run time: %s",
+            return vk_fail(ctx, spec->user ? HB_ERROR : HB_UNSUPPORTED, "cannot run glslc to compile %s at run time: %s",
                            spec->source_path, err);
         if (rc > 0)
             return vk_fail(ctx, HB_ERROR, "glslc %s failed: %s", spec->source_path, err);
     }
+    if (!k->origin[0])
+        rtc_describe(spec, path, "built at run time", "glslc " VK_GLSLC_TARGET " " VK_GLSLC_STAGE " -O", k->origin,
+                     sizeof k->origin);
     return vk_read_spirv(ctx, path, words, bytes);
 }
 
@@ -221,13 +234,13 @@ int vk_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
                        lim->maxComputeWorkGroupInvocations);
     uint32_t *words = NULL;
     size_t bytes = 0;
-    int st = vk_spirv_for(ctx, spec, &words, &bytes);
-    if (st != HB_OK)
-        return st;
     hb_kern *k = calloc(1, sizeof *k);
-    if (!k) {
-        free(words);
+    if (!k)
         return vk_fail(ctx, HB_ERROR, "out of memory for a kernel handle");
+    int st = vk_spirv_for(ctx, spec, k, &words, &bytes);
+    if (st != HB_OK) {
+        free(k);
+        return st;
     }
     snprintf(k->name, sizeof k->name, "%s", spec->name);
     VkShaderModuleCreateInfo mci = {
@@ -250,32 +263,61 @@ int vk_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
     return HB_OK;
 }
 
-int vk_launch(hb_ctx *ctx, hb_kern *k, const unsigned grid[3], const struct hb_args *args,
-              double *device_ms)
-{
-    vk_validation_status(ctx);
-    if (device_ms)
-        *device_ms = 0.0;
-    const VkPhysicalDeviceLimits *lim = &ctx->props.limits;
-    if (args->n_bufs < 0 || args->n_bufs > HB_MAX_BUF_ARGS || args->n_ints < 0 ||
-        args->n_ints > HB_MAX_INT_ARGS)
-        return vk_fail(ctx, HB_ERROR, "%s: %d buffers and %d integers exceed the ABI", k->name,
-                       args->n_bufs, args->n_ints);
-    for (int d = 0; d < 3; d++)
-        if (grid[d] > lim->maxComputeWorkGroupCount[d])
-            return vk_fail(ctx, HB_UNSUPPORTED, "%s: grid[%d] = %u exceeds the device's %u",
-                           k->name, d, grid[d], lim->maxComputeWorkGroupCount[d]);
+/* What the shader sees, in the kernel's declared order (else the op's ABI): the buffer each
+ * binding 0, 1, ... holds, and the push-constant block of its integers and floats, 4 bytes
+ * each as std430 lays out int, uint and float members (a 64-bit integer: 8, 8-aligned). */
+struct vk_marshal {
+    int n_bind;
+    int bind[HB_MAX_BUF_ARGS]; /* index into args->bufs per binding */
+    unsigned char push[VK_PUSH_BYTES];
+};
 
+static int vk_marshal(hb_ctx *ctx, const hb_kern *k, const struct hb_args *a, struct vk_marshal *m)
+{
+    memset(m, 0, sizeof *m);
+    if (a->n_bufs < 0 || a->n_bufs > HB_MAX_BUF_ARGS || a->n_ints < 0 || a->n_ints > HB_MAX_INT_ARGS ||
+        a->n_floats < 0 || a->n_floats > HB_MAX_FLOAT_ARGS || a->n_params < 0 || a->n_params > HB_MAX_PARAMS)
+        return vk_fail(ctx, HB_ERROR, "%s: %d buffers, %d integers, %d floats, %d parameters exceed the ABI", k->name,
+                       a->n_bufs, a->n_ints, a->n_floats, a->n_params);
+    size_t at = 0;
+    for (int i = 0; i < (a->n_params ? a->n_params : a->n_bufs + a->n_ints); i++) {
+        struct hb_param p = a->n_params ? a->params[i]
+                          : i < a->n_bufs ? (struct hb_param){HB_PARAM_BUF, (unsigned char)i}
+                                          : (struct hb_param){HB_PARAM_I32, (unsigned char)(i - a->n_bufs)};
+        int have = p.kind == HB_PARAM_BUF ? a->n_bufs : p.kind == HB_PARAM_F32 ? a->n_floats
+                 : p.kind == HB_PARAM_I32 || p.kind == HB_PARAM_I64 ? a->n_ints : 0;
+        if (p.index >= have)
+            return vk_fail(ctx, HB_ERROR, "%s: parameter %d (kind %d, index %d) is not among the %d given", k->name,
+                           i, p.kind, p.index, have);
+        if (p.kind == HB_PARAM_BUF) {
+            m->bind[m->n_bind++] = p.index;
+        } else if (p.kind == HB_PARAM_I64) {
+            int64_t wide = a->ints[p.index];
+            at = (at + 7) & ~(size_t)7;
+            memcpy(m->push + at, &wide, 8), at += 8;
+        } else {
+            memcpy(m->push + at, p.kind == HB_PARAM_F32 ? (const void *)&a->floats[p.index] : &a->ints[p.index], 4);
+            at += 4;
+        }
+    }
+    return HB_OK;
+}
+
+/* Points binding i at the buffer the kernel declares i-th. */
+static int vk_bind(hb_ctx *ctx, hb_kern *k, const struct hb_args *args, const struct vk_marshal *m)
+{
+    const VkPhysicalDeviceLimits *lim = &ctx->props.limits;
     VkDescriptorBufferInfo info[HB_MAX_BUF_ARGS];
     VkWriteDescriptorSet w[HB_MAX_BUF_ARGS];
-    for (int i = 0; i < args->n_bufs; i++) {
-        const hb_buf *b = args->bufs[i];
-        size_t off = args->offsets[i];
+    for (int i = 0; i < m->n_bind; i++) {
+        int at = m->bind[i];
+        const hb_buf *b = args->bufs[at];
+        size_t off = args->offsets[at];
         if (!b || off >= b->size || off % lim->minStorageBufferOffsetAlignment)
             return vk_fail(ctx, HB_ERROR,
                            "%s: buffer argument %d at offset %zu is missing, past its end or "
                            "not %llu-aligned",
-                           k->name, i, off,
+                           k->name, at, off,
                            (unsigned long long)lim->minStorageBufferOffsetAlignment);
         /* The binding reaches to the end of the allocation: a kernel that writes past its
          * argument lands in the core's guard band, where it is seen. */
@@ -293,20 +335,43 @@ int vk_launch(hb_ctx *ctx, hb_kern *k, const unsigned grid[3], const struct hb_a
         };
     }
     /* Safe to rewrite: the previous launch of this kernel has finished (fence waited). */
-    if (args->n_bufs > 0)
-        vkUpdateDescriptorSets(ctx->dev, (uint32_t)args->n_bufs, w, 0, NULL);
-    int32_t push[HB_MAX_INT_ARGS] = {0}; /* the whole range is pushed, unused ints as zero */
-    memcpy(push, args->ints, (size_t)args->n_ints * sizeof push[0]);
+    if (m->n_bind > 0)
+        vkUpdateDescriptorSets(ctx->dev, (uint32_t)m->n_bind, w, 0, NULL);
+    return HB_OK;
+}
 
-    int st = vk_cmd_begin(ctx);
+int vk_launch(hb_ctx *ctx, hb_kern *k, const unsigned grid[3], const struct hb_args *args,
+              double *device_ms)
+{
+    vk_validation_status(ctx);
+    if (device_ms)
+        *device_ms = 0.0;
+    const VkPhysicalDeviceLimits *lim = &ctx->props.limits;
+    for (int d = 0; d < 3; d++)
+        if (grid[d] > lim->maxComputeWorkGroupCount[d])
+            return vk_fail(ctx, HB_UNSUPPORTED, "%s: grid[%d] = %u exceeds the device's %u",
+                           k->name, d, grid[d], lim->maxComputeWorkGroupCount[d]);
+    struct vk_marshal m;
+    int st = vk_marshal(ctx, k, args, &m);
+    if (st == HB_OK)
+        st = vk_bind(ctx, k, args, &m);
+    if (st == HB_OK)
+        st = vk_cmd_begin(ctx);
     if (st != HB_OK)
         return st;
     vkCmdBindPipeline(ctx->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
     vkCmdBindDescriptorSets(ctx->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &k->set,
                             0, NULL);
-    vkCmdPushConstants(ctx->cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+    /* The whole range is pushed, unused bytes as zero. */
+    vkCmdPushConstants(ctx->cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof m.push, m.push);
     vk_stamp(ctx, 0);
     vkCmdDispatch(ctx->cmd, grid[0], grid[1], grid[2]);
     vk_stamp(ctx, 1);
     return vk_cmd_end_submit(ctx, device_ms, k->name);
+}
+
+const char *vk_kernel_origin(hb_ctx *ctx, hb_kern *k)
+{
+    (void)ctx;
+    return k && k->origin[0] ? k->origin : NULL;
 }
