@@ -96,7 +96,7 @@ int run_list_ids(const struct run_opts *o, struct hb_err *err)
     if (code < 0 && (n_probes = plan_probe(o, probes, err, &no_device)) < 0)
         code = no_device ? EXIT_NO_DEVICE : EXIT_USAGE;
     if (code < 0) {
-        plan_select_cases(&cx, NULL);
+        plan_select_cases(&cx, NULL, probes, n_probes);
         for (int b = 0; b < n_probes; b++)
             for (int dv = 0; dv < probes[b].count; dv++)
                 for (int w = 0; w < probes[b].dev[dv].n_widths; w++)

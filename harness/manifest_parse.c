@@ -206,7 +206,15 @@ static int set_lang(struct key_ctx *c)
     return -1;
 }
 
-static int set_source(struct key_ctx *c) { return c->k->source = path_join(c->dir, c->val), 0; }
+/* Absolute: backends compile from other folders (a wrapper in the cache includes it). */
+static int set_source(struct key_ctx *c)
+{
+    char *joined = path_join(c->dir, c->val), *real = realpath(joined, NULL);
+    c->k->source = real ? real : joined;
+    if (real)
+        free(joined);
+    return 0;
+}
 static int set_entry(struct key_ctx *c) { return c->k->entry = xstrdup(c->val), 0; }
 static int set_block(struct key_ctx *c) { return parse_block(c->val, c->k->block, c->where, c->err); }
 static int set_grid(struct key_ctx *c) { return c->later[0] = xstrdup(c->val), 0; }

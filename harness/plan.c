@@ -183,7 +183,17 @@ int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *er
     return plan_check_device(o, probes, count, err) ? -1 : count;
 }
 
-int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only)
+/* Whether the vendor library of some probed backend is selected for case `name`. */
+static int plan_vendor_asked(const struct run_opts *o, const struct probe *probes, int n_probes, const char *name)
+{
+    for (int b = 0; b < n_probes; b++)
+        if (probes[b].vendor[0] && plan_kernel_selected(o, "vendor", probes[b].vendor) &&
+            plan_asked(o, NULL, -1, "vendor", probes[b].vendor, name))
+            return 1;
+    return 0;
+}
+
+int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const struct probe *probes, int n_probes)
 {
     const struct run_opts *o = cx->o;
     cx->data = xcalloc((size_t)cx->cases.n + 1, sizeof *cx->data);
@@ -198,8 +208,8 @@ int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only)
             d->used |= kern_runs_case(kd, d->c) && plan_kernel_selected(o, kd->lang, kd->name) &&
                        plan_asked(o, NULL, -1, kd->lang, kd->name, d->c->name);
         }
-        /* The vendor library's name comes with the probe: any vendor row may be asked for. */
-        d->used |= d->c->op == OP_SGEMM && !o->n_kernel_globs && plan_asked(o, NULL, -1, "vendor", NULL, d->c->name);
+        /* The vendor library's name comes with the probe (--kernel vendor/cublas selects it). */
+        d->used |= d->c->op == OP_SGEMM && plan_vendor_asked(o, probes, n_probes, d->c->name);
         /* Shards take every n-th case of the catalogue: deterministic, and each shard
          * gets its share of every size and distribution. */
         if (d->used && o->shards && shard_ordinal++ % o->shards != o->shard)

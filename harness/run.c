@@ -130,7 +130,7 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, do
     if (*n_probes < 0)
         return no_device ? EXIT_NO_DEVICE : EXIT_USAGE;
     double t_ref = now_ms();
-    int selected_cases = plan_select_cases(cx, NULL);
+    int selected_cases = plan_select_cases(cx, NULL, probes, *n_probes);
     if (plan_check_memory(cx, probes, *n_probes, err))
         return EXIT_USAGE;
     /* Every output is opened and the baseline read before the references take their time. */

@@ -48,7 +48,7 @@ void plan_free(struct run_ctx *cx);
 /* Probes the selected backends; -1 with err (*no_device when a named backend has none). */
 int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *err, int *no_device);
 /* Marks the cases this run (or shard) uses, all of them or only those `only` runs. */
-int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only);
+int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const struct probe *probes, int n_probes);
 void plan_prepare(struct run_ctx *cx);
 int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err);
 /* The group's cases: every used case the kernel (or the vendor SGEMM) runs, and --id asked for. */

@@ -141,7 +141,7 @@ int wk_sanitized_child(struct run_ctx *cx, struct hb_err *err)
         err_set(err, "--group-child %s: no such kernel or device", o->group_child);
         return EXIT_USAGE;
     }
-    plan_select_cases(cx, g.k);
+    plan_select_cases(cx, g.k, NULL, 0);
     plan_prepare(cx);
     plan_group_cases(cx, &g);
     wk_group_child(cx, &g, start, atoi(fd_text));

@@ -116,6 +116,25 @@ START_TEST(valid_manifest_fills_every_field)
 }
 END_TEST
 
+/* A manifest named by a relative path still gives absolute sources: backends compile from
+ * other folders (the CUDA backend's wrapper lives in the compile cache). */
+START_TEST(relative_manifest_gives_absolute_sources)
+{
+    char *path = t_write(dir, "v.manifest", VALID);
+    char cwd[4096];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(dir), 0);
+    struct kern_set set = {0};
+    struct hb_err err = {{0}};
+    ck_assert_msg(kern_parse_file("v.manifest", &set, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(chdir(cwd), 0);
+    ck_assert_int_eq(set.k[0].source[0], '/');
+    ck_assert_ptr_nonnull(strstr(set.k[0].source, "/sg.cu"));
+    kern_set_free(&set);
+    free(path);
+}
+END_TEST
+
 START_TEST(grid_is_a_ceiling_per_dimension)
 {
     struct kern_set set = {0};
@@ -453,6 +472,7 @@ static Suite *suite(void)
     TCase *ok = tcase_create("valid");
     tcase_add_checked_fixture(ok, setup, teardown);
     tcase_add_test(ok, valid_manifest_fills_every_field);
+    tcase_add_test(ok, relative_manifest_gives_absolute_sources);
     tcase_add_test(ok, grid_is_a_ceiling_per_dimension);
     tcase_add_test(ok, empty_sgemm_gets_an_empty_grid);
     tcase_add_test(ok, reduce_grid_covers_every_chunk);

@@ -168,7 +168,10 @@ START_TEST(plan_shards_split_the_cases_without_overlap)
         struct run_opts o;
         load(&cx, &o, dir, manifest);
         o.shard = shard, o.shards = 3;
-        int n = plan_select_cases(&cx, NULL);
+        struct probe with_vendor;
+        memset(&with_vendor, 0, sizeof with_vendor);
+        snprintf(with_vendor.vendor, sizeof with_vendor.vendor, "cublas");
+        int n = plan_select_cases(&cx, NULL, &with_vendor, 1);
         ck_assert_int_gt(n, 0);
         for (int i = 0; i < cx.cases.n; i++)
             seen[i] += cx.data[i].used;
@@ -184,6 +187,31 @@ START_TEST(plan_shards_split_the_cases_without_overlap)
 }
 END_TEST
 
+/* `--kernel vendor/cublas` asks for the vendor library alone: its cases are selected. */
+START_TEST(plan_selects_the_vendor_library_by_name)
+{
+    char *dir = t_tmpdir();
+    char *manifest = kernel_manifest(dir, "my_reduce", "");
+    struct run_ctx cx;
+    struct run_opts o;
+    load(&cx, &o, dir, manifest);
+    o.kernel_globs[o.n_kernel_globs++] = "vendor/cublas";
+    struct probe with_vendor;
+    memset(&with_vendor, 0, sizeof with_vendor);
+    snprintf(with_vendor.vendor, sizeof with_vendor.vendor, "cublas");
+    ck_assert_int_eq(plan_select_cases(&cx, NULL, &with_vendor, 1), 2); /* the two sgemm cases */
+    plan_free(&cx);
+    free((char *)o.cases);
+    memset(&with_vendor, 0, sizeof with_vendor); /* a backend without one: nothing */
+    load(&cx, &o, dir, manifest);
+    o.kernel_globs[o.n_kernel_globs++] = "vendor/cublas";
+    ck_assert_int_eq(plan_select_cases(&cx, NULL, &with_vendor, 1), 0);
+    plan_free(&cx);
+    free((char *)o.cases), free(manifest);
+    t_rmtree(dir);
+}
+END_TEST
+
 static struct probe sim_probe;
 
 static void run_one_group(struct run_ctx *cx, const char *kernel_name)
@@ -193,7 +221,7 @@ static void run_one_group(struct run_ctx *cx, const char *kernel_name)
         if (!strcmp(cx->kernels.k[i].name, kernel_name))
             g.k = &cx->kernels.k[i];
     ck_assert_ptr_nonnull(g.k);
-    plan_select_cases(cx, NULL);
+    plan_select_cases(cx, NULL, &sim_probe, 1);
     plan_prepare(cx);
     plan_group_cases(cx, &g);
     struct hb_err err = {{0}};
@@ -276,6 +304,7 @@ static Suite *suite(void)
     suite_add_tcase(s, c);
     TCase *pl = tcase_create("plan");
     tcase_add_test(pl, plan_shards_split_the_cases_without_overlap);
+    tcase_add_test(pl, plan_selects_the_vendor_library_by_name);
     suite_add_tcase(s, pl);
     TCase *sv = tcase_create("supervise");
     tcase_set_timeout(sv, 60);

@@ -17,7 +17,7 @@ bad() { echo "  FAILED  $1"; failed=$((failed + 1)); }
 json() {
     if python3 - "$2" "$3" >"$OUT/py.txt" 2>&1 <<'PY'
 import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
+recs = [r for r in (json.loads(l) for l in open(sys.argv[1])) if r.get("record", "result") == "result"]
 def find(**kw):
     return [r for r in recs if all(r.get(k) == v for k, v in kw.items())]
 def verdicts(k):
