@@ -2,7 +2,7 @@
 """bench_table.py: turns a `harness bench --json` file into the README's speed table
 (markdown): SGEMM as % of the vendor library per size, reductions as % of the device copy,
 with the command, date, device, driver and toolkit it came from. Reads only the file.
-Usage: speedlab/bench_table.py bench.json [the command that made it]"""
+Usage: tools/bench_table.py bench.json [the command that made it]"""
 import json
 import sys
 
