@@ -19,26 +19,7 @@
 const char *const html_verdict_color[V_COUNT] = {"#2e7d32", "#9e9d24", "#c62828", "#6a1b9a",
                                                  "#d84315", "#757575", "#ad1457"};
 
-void html_text(FILE *out, const char *s)
-{
-    while (*s) {
-        unsigned cp;
-        size_t n = txt_next(s, &cp);
-        switch (cp) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&#39;", out); break;
-        default:
-            if ((cp < 0x20 && cp != '\n' && cp != '\t') || cp == 0x7f || (cp == TXT_REPLACEMENT && n == 1))
-                fputs("\xef\xbf\xbd", out);
-            else
-                fwrite(s, 1, n, out);
-        }
-        s += n;
-    }
-}
+void html_text(FILE *out, const char *s) { txt_markup(out, s, TXT_HTML); }
 
 /* Yellow at the threshold to red at 2^31 times it: the level is already logarithmic. */
 static void level_color(unsigned level, char *buf, size_t len)

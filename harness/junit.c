@@ -24,29 +24,7 @@ struct junit {
     struct rep_result key;     /* identity of the open suite */
 };
 
-void junit_text(FILE *out, const char *s)
-{
-    while (*s) {
-        unsigned cp;
-        size_t n = txt_next(s, &cp);
-        switch (cp) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&apos;", out); break;
-        case '\n': fputs("&#10;", out); break;
-        case '\t': fputs("&#9;", out); break;
-        default:
-            /* XML 1.0 forbids C0 controls even escaped; U+FFFE/FFFF are not characters. */
-            if (cp < 0x20 || cp == 0xfffe || cp == 0xffff || (cp == TXT_REPLACEMENT && n == 1))
-                fputs("\xef\xbf\xbd", out);
-            else
-                fwrite(s, 1, n, out);
-        }
-        s += n;
-    }
-}
+void junit_text(FILE *out, const char *s) { txt_markup(out, s, TXT_XML); }
 
 static void now_text(char *buf, size_t len)
 {

@@ -174,46 +174,23 @@ static const struct op_param gemm_params[] = {
     {"ldc", HB_PARAM_I32, 5}, {"alpha", HB_PARAM_F32, 0}, {"beta", HB_PARAM_F32, 1}, {NULL, 0, 0},
 };
 
+/* What sgemm and sgemm_strided share: everything but their case keys and default ABI. */
+#define GEMM_OP_STEPS                                                                              \
+    .required_keys = "M N K", .complete_case = gemm_complete_case, .grid_vars = "MNK", .unit = "elements", \
+    .gemm = 1, .matrix_output = 1, .params = gemm_params, .prepare = gemm_prepare, .release = gemm_release,  \
+    .layout = gemm_layout, .init_output = gemm_init_output, .check_padding = gemm_check_padding,           \
+    .compare = gemm_compare, .note = gemm_note, .describe = gemm_describe, .name_element = gemm_name_element
+
 const struct op_desc op_sgemm = {
     .name = "sgemm",
     .size_keys = "M N K",
-    .required_keys = "M N K",
-    .complete_case = gemm_complete_case,
-    .grid_vars = "MNK",
-    .unit = "elements",
-    .gemm = 1,
-    .matrix_output = 1,
-    .params = gemm_params,
     .default_args = "A B C M N K",
-    .prepare = gemm_prepare,
-    .release = gemm_release,
-    .layout = gemm_layout,
-    .init_output = gemm_init_output,
-    .check_padding = gemm_check_padding,
-    .compare = gemm_compare,
-    .note = gemm_note,
-    .describe = gemm_describe,
-    .name_element = gemm_name_element,
+    GEMM_OP_STEPS,
 };
 
 const struct op_desc op_sgemm_strided = {
     .name = "sgemm_strided",
     .size_keys = "M N K lda ldb ldc",
-    .required_keys = "M N K",
-    .complete_case = gemm_complete_case,
-    .grid_vars = "MNK",
-    .unit = "elements",
-    .gemm = 1,
-    .matrix_output = 1,
-    .params = gemm_params,
     .default_args = "A B C M N K lda ldb ldc",
-    .prepare = gemm_prepare,
-    .release = gemm_release,
-    .layout = gemm_layout,
-    .init_output = gemm_init_output,
-    .check_padding = gemm_check_padding,
-    .compare = gemm_compare,
-    .note = gemm_note,
-    .describe = gemm_describe,
-    .name_element = gemm_name_element,
+    GEMM_OP_STEPS,
 };

@@ -110,3 +110,30 @@ size_t txt_encode(unsigned cp, char *buf)
     buf[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), buf[3] = (char)(0x80 | (cp & 0x3f));
     return 4;
 }
+
+void txt_markup(FILE *out, const char *s, enum txt_markup kind)
+{
+    int xml = kind == TXT_XML;
+    while (*s) {
+        unsigned cp;
+        size_t n = txt_next(s, &cp);
+        switch (cp) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs(xml ? "&apos;" : "&#39;", out); break;
+        case '\n': fputs(xml ? "&#10;" : "\n", out); break;
+        case '\t': fputs(xml ? "&#9;" : "\t", out); break;
+        default:
+            /* XML 1.0 forbids C0 controls even escaped and U+FFFE/FFFF are not characters;
+             * HTML's text has no place for C0 controls or DEL either. */
+            if (cp < 0x20 || (xml && (cp == 0xfffe || cp == 0xffff)) || (!xml && cp == 0x7f) ||
+                (cp == TXT_REPLACEMENT && n == 1))
+                fputs("\xef\xbf\xbd", out);
+            else
+                fwrite(s, 1, n, out);
+        }
+        s += n;
+    }
+}

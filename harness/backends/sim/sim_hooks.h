@@ -15,17 +15,6 @@ extern "C" __attribute__((visibility("default"))) SIM_NO_TSAN void sim_kernel_se
     sim_live = on;
 }
 
-static inline __attribute__((always_inline, no_sanitize_thread)) uintptr_t sim_sp(void)
-{
-    uintptr_t sp;
-#if defined(__x86_64__)
-    __asm__("mov %%rsp, %0" : "=r"(sp));
-#else
-    sp = (uintptr_t)__builtin_frame_address(0);
-#endif
-    return sp;
-}
-
 /* The hot path: a handful of compares, shared memory first (tiled kernels' inner loops), then
  * the lane's own stack (locals kept in memory), then the launch's ranges. */
 static inline __attribute__((always_inline, no_sanitize_thread)) void

@@ -71,8 +71,9 @@ extern "C" __attribute__((visibility("default"))) void *sim_kernel_tls_touch(voi
 typedef struct sim_dim3 dim3;
 typedef struct sim_dim3 uint3;
 
-/* A lane's descriptor lives near the base of its stack region. */
-static inline __attribute__((always_inline)) sim_lane_pub *sim_self(void)
+/* The stack pointer: a lane's descriptor lives near the base of its stack region, and the
+ * access hooks (sim_hooks.h) tell the lane's own stack by it. */
+static inline __attribute__((always_inline, no_sanitize_thread)) uintptr_t sim_sp(void)
 {
     uintptr_t sp;
 #if defined(__x86_64__)
@@ -80,7 +81,12 @@ static inline __attribute__((always_inline)) sim_lane_pub *sim_self(void)
 #else
     sp = (uintptr_t)__builtin_frame_address(0);
 #endif
-    return (sim_lane_pub *)SIM_DESC_AT(sp & ~(uintptr_t)(SIM_REGION_BYTES - 1));
+    return sp;
+}
+
+static inline __attribute__((always_inline)) sim_lane_pub *sim_self(void)
+{
+    return (sim_lane_pub *)SIM_DESC_AT(sim_sp() & ~(uintptr_t)(SIM_REGION_BYTES - 1));
 }
 
 #define threadIdx (sim_self()->tid)
