@@ -128,7 +128,9 @@ int kern_grid(const struct kern_desc *k, const struct hb_case *c, unsigned grid[
 {
     for (int i = 0; i < 3; i++) {
         const struct kern_grid_term *t = &k->grid[i];
-        long v = t->var ? (size_var(c, t->var) + t->value - 1) / t->value : t->value;
+        long x = t->var ? size_var(c, t->var) : 0;
+        /* ceil(x / value) without x + value - 1, which overflows for a divisor near LONG_MAX. */
+        long v = !t->var ? t->value : x > 0 ? (x - 1) / t->value + 1 : 0;
         /* An empty SGEMM output still gets one block, so the kernel's bounds checks run:
          * "M = 0: nothing written, no crash". A reduce block past the end has no partial. */
         if (op_is_gemm(k->op) && v < 1)
