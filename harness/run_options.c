@@ -104,11 +104,37 @@ static int set_devices(void *d, const char *v, struct hb_err *e)
 
 static int set_shard(void *d, const char *v, struct hb_err *e)
 {
-    int i = -1, n = 0, used = 0;
-    if (sscanf(v, "%d/%d%n", &i, &n, &used) != 2 || v[used] || n < 1 || i < 0 || i >= n)
-        return err_set(e, "expected i/n with 0 <= i < n"), -1;
-    RO(d)->shard = i, RO(d)->shards = n;
+    /* Strict numbers: sscanf's %d would wrap 99999999999 into some other shard count. */
+    char buf[64];
+    long i = -1, n = 0;
+    const char *slash = strchr(v, '/');
+    if (slash && (size_t)(slash - v) < sizeof buf) {
+        snprintf(buf, sizeof buf, "%.*s", (int)(slash - v), v);
+        if (parse_long(buf, &i) || parse_long(slash + 1, &n))
+            i = -1;
+    }
+    if (i < 0 || n < 1 || n > 1000000 || i >= n)
+        return err_set(e, "expected i/n with 0 <= i < n <= 1000000"), -1;
+    RO(d)->shard = (int)i, RO(d)->shards = (int)n;
     return 0;
+}
+
+static int set_jobs(void *d, const char *v, struct hb_err *e)
+{
+    long j;
+    return set_long(v, 1, 256, &j, "a number of workers", e) ? -1 : (RO(d)->jobs = (int)j, 0);
+}
+
+static int set_maxfail(void *d, const char *v, struct hb_err *e)
+{
+    long n;
+    return set_long(v, 1, 1000000, &n, "a number of failures", e) ? -1 : (RO(d)->maxfail = (int)n, 0);
+}
+
+static int set_exitfirst(void *d, const char *v, struct hb_err *e)
+{
+    (void)v, (void)e;
+    return RO(d)->maxfail = 1, 0;
 }
 
 static int set_sanitize(void *d, const char *v, struct hb_err *e)
@@ -179,6 +205,10 @@ static const struct cli_opt run_table[] = {
     {"devices", 0, "all", set_devices, "with --backend: one shard per device in parallel, merged into one report"},
     {"sanitize", 0, "T", set_sanitize, "run each group under compute-sanitizer (memcheck or racecheck)"},
     {"quiet", 'q', NULL, set_quiet, "print only failures, skips and the summary"},
+    {"jobs", 'j', "N", set_jobs,
+     "groups run in N worker processes at once (default: one per core); reports are those of a serial run"},
+    {"maxfail", 0, "N", set_maxfail, "stop after N failures (FAIL, XPASS, ERROR); the reports say what did not run"},
+    {"exitfirst", 'x', NULL, set_exitfirst, "stop after the first failure (--maxfail 1)"},
     {"group-child", 0, "SPEC", set_group_child, NULL},
     {NULL, 0, NULL, NULL, NULL},
 };

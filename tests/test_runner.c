@@ -20,12 +20,13 @@ START_TEST(protocol_accepts_a_well_formed_result)
     pipe_pair(fds);
     struct msg m;
     memset(&m, 0, sizeof m);
-    m.type = MSG_RESULT, m.index = 2, m.r.verdict = V_FAIL, m.r.cmp.classes = CLS_WRONG;
+    m.type = MSG_RESULT, m.group = 7, m.index = 2, m.r.verdict = V_FAIL, m.r.cmp.classes = CLS_WRONG;
+    m.r.cmp.oob_buffer = -1;
     memset(m.r.kernel, 'k', sizeof m.r.kernel); /* no terminator: the reader adds one */
     ck_assert_int_eq(msg_send(fds[1], &m), 0);
     struct msg got;
     struct hb_err err = {{0}};
-    ck_assert_int_eq(msg_recv(fds[0], &got, 1000, 3, &err), 1);
+    ck_assert_int_eq(msg_recv(fds[0], &got, 1000, 7, 3, &err), 1);
     ck_assert_int_eq(got.r.verdict, V_FAIL);
     ck_assert_uint_eq(strlen(got.r.kernel), sizeof got.r.kernel - 1);
     close(fds[0]), close(fds[1]);
@@ -34,19 +35,30 @@ END_TEST
 
 START_TEST(protocol_rejects_out_of_range_fields)
 {
-    struct msg bad[4];
+    enum { N_BAD = 12 };
+    struct msg bad[N_BAD];
     memset(bad, 0, sizeof bad);
+    for (int i = 0; i < N_BAD; i++)
+        bad[i].type = MSG_RESULT, bad[i].r.cmp.oob_buffer = -1;
     bad[0].type = 99;
     bad[1].type = MSG_BEGIN, bad[1].index = 3; /* a group of 3 cases has indices 0..2 */
-    bad[2].type = MSG_RESULT, bad[2].r.verdict = (enum hb_verdict)-1;
-    bad[3].type = MSG_RESULT, bad[3].r.cmp.classes = 1u << CLS_COUNT;
-    for (int i = 0; i < 4; i++) {
+    bad[2].r.verdict = (enum hb_verdict)-1;
+    bad[3].r.cmp.classes = 1u << CLS_COUNT;
+    bad[4].group = 8; /* another group's message */
+    bad[5].r.cmp.bad = -1;
+    bad[6].r.cmp.oob_buffer = HB_MAX_BUF_ARGS;
+    bad[7].r.cmp.heat[5] = 255;
+    bad[8].r.kernel_ms = -1;
+    bad[9].phase_ms[PH_LAUNCH] = 1.0 / 0.0;
+    bad[10].type = MSG_GROUP, bad[10].r.verdict = V_PASS; /* a child may not say a group passed */
+    bad[11].r.group_row = 2;
+    for (int i = 0; i < N_BAD; i++) {
         int fds[2];
         pipe_pair(fds);
         ck_assert_int_eq(msg_send(fds[1], &bad[i]), 0);
         struct msg got;
         struct hb_err err = {{0}};
-        ck_assert_int_eq(msg_recv(fds[0], &got, 1000, 3, &err), -3);
+        ck_assert_msg(msg_recv(fds[0], &got, 1000, 0, 3, &err) == -3, "bad message %d accepted", i);
         ck_assert(err.msg[0]);
         close(fds[0]), close(fds[1]);
     }
@@ -188,17 +200,20 @@ static struct probe sim_probe;
 
 static void run_one_group(struct run_ctx *cx, const char *kernel_name)
 {
-    struct group g = {&sim_probe, 0, 0, {32, ""}, NULL, NULL, 0};
+    struct group g;
+    memset(&g, 0, sizeof g);
+    g.p = &sim_probe, g.width.width = 32;
     for (int i = 0; i < cx->kernels.n; i++)
         if (!strcmp(cx->kernels.k[i].name, kernel_name))
             g.k = &cx->kernels.k[i];
     ck_assert_ptr_nonnull(g.k);
     plan_select_cases(cx, NULL);
-    plan_prepare(cx);
+    plan_prepare(cx, 2);
     plan_group_cases(cx, &g);
     struct hb_err err = {{0}};
     ck_assert_int_eq(rep_open(&cx->sink, NULL, NULL, &err), 0);
-    sup_run_group(cx, &g);
+    cx->jobs = 1;
+    sched_run(cx, &g, 1);
     free(g.cases);
 }
 
