@@ -204,6 +204,11 @@ static double plan_case_cost(const struct hb_case *c)
     return fixed + (double)c->M * c->N * c->K + (double)c->M * c->K + (double)c->K * c->N + (double)c->M * c->N;
 }
 
+/* What a second of waiting and a worker's restart weigh against a case's multiply-adds, for
+ * the order only: about what a fast device does in that time. */
+#define PLAN_COST_PER_SECOND 1e11
+#define PLAN_COST_PER_RESTART 3e10
+
 struct plan_pool {
     struct run_ctx *cx;
     int *order, n;
@@ -301,6 +306,14 @@ void plan_group_cases(const struct run_ctx *cx, struct group *g)
         if (bytes > g->bytes)
             g->bytes = bytes;
     }
+    /* A canary that hangs waits out its timeout, and one that crashes or breaks its context
+     * needs a fresh worker (a new device context) for each case, one after another: start
+     * them first, or they end the run alone. */
+    unsigned expect = g->k ? g->k->expect : 0;
+    if (expect & CLS_TIMEOUT)
+        g->cost += PLAN_COST_PER_SECOND * (double)(g->k->timeout_s ? g->k->timeout_s : (long)cx->o->timeout_s);
+    if (expect & (CLS_CRASH | CLS_API))
+        g->cost += PLAN_COST_PER_RESTART * g->n_cases;
 }
 
 /* The groups of one device at one width: the vendor library first (a second oracle), then

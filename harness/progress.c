@@ -26,7 +26,9 @@ void prog_start(int quiet, double total_cost, int groups)
     prog.quiet = quiet;
     prog.groups = groups;
     prog.total_cost = total_cost;
-    prog.t0 = prog.last = now_ms();
+    /* A terminal gets the line at once; a log its first line after PROG_PLAIN_MS. */
+    prog.t0 = now_ms();
+    prog.last = prog.tty ? 0 : prog.t0;
     prog.drawn = 0;
 }
 

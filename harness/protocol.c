@@ -73,6 +73,10 @@ int msg_valid(struct msg *m, int group, int n_cases, struct hb_err *err)
             err_set(err, "phase time %g ms out of range", m->phase_ms[p]);
             return 0;
         }
+    if (!msg_time_ok(m->device_ms)) {
+        err_set(err, "device time %g ms out of range", m->device_ms);
+        return 0;
+    }
     if (m->type == MSG_BEGIN || m->type == MSG_DONE)
         return 1;
     if (!msg_figures_valid(r, err))

@@ -34,6 +34,7 @@ struct msg {
     int index;  /* position in the group's case list (BEGIN, RESULT) */
     struct rep_result r;
     double phase_ms[PH_COUNT];
+    double device_ms; /* RESULT: device time of every launch (r.kernel_ms is the fastest one's) */
 };
 
 /* What the parent sends a worker: run group `group` from case `start` on. */

@@ -27,7 +27,8 @@ struct run_ctx {
     struct known_set known;
     struct case_data *data; /* one per case, in catalogue order */
     struct rep_sink sink;
-    double kernel_ms, child_ms;
+    double kernel_ms, child_ms; /* sums of the rows' figures (the fastest launch per case) */
+    double device_ms;           /* device time of every launch, repeats included */
     uint64_t threads_by_backend[LDR_MAX];
     double kernel_ms_by_backend[LDR_MAX];
     double phase_ms[PH_COUNT]; /* children's time by phase, summed over all of them */
@@ -82,6 +83,7 @@ struct sup_group {
     int ran, passed, caught, stop;
     struct rep_result *rows;
     int n_rows, cap_rows, emitted;
+    int failing;            /* rows that fail the run, for the status line */
     double started, ended;
 };
 

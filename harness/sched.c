@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -298,18 +299,30 @@ static void sched_read_results(struct sched *s, struct sup_worker *w)
     }
 }
 
-/* Timeouts and exits: a worker past its deadline is killed with its whole group; an exited
- * one has what is left of its group killed (a kernel's forked children); one whose pipe
+/* Every child that has exited: a worker is marked, and what is left of its group (a kernel's
+ * forked children) is killed; anything else is an orphan of a worker's group that this
+ * process, its subreaper, inherited, and is only reaped. */
+static void sched_reap_exits(struct sched *s, double now)
+{
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+        for (int i = 0; i < s->n_workers; i++) {
+            struct sup_worker *w = &s->w[i];
+            if (w->ch.pid != pid || w->exited)
+                continue;
+            w->exited = 1, w->exited_at = now, w->status = status;
+            kill(-pid, SIGKILL);
+        }
+}
+
+/* Timeouts: a worker past its deadline is killed with its whole group, and one whose pipe
  * closed long ago without exiting is killed. */
 static void sched_watch(struct sup_worker *w, double now)
 {
     if (w->deadline > 0 && now > w->deadline && !w->killed) {
         w->timed_out = 1, w->killed = 1;
         child_kill(&w->ch);
-    }
-    if (!w->exited && waitpid(w->ch.pid, &w->status, WNOHANG) == w->ch.pid) {
-        w->exited = 1, w->exited_at = now;
-        kill(-w->ch.pid, SIGKILL);
     }
     if (w->eof && !w->exited && !w->killed && now - w->eof_at > SCHED_EXIT_GRACE_MS) {
         w->killed = 1;
@@ -324,11 +337,16 @@ static void sched_reap(struct sched *s, int i)
     sched_read_output(w);
     if (w->group >= 0 && !sup_interrupted && !s->cx->stopped) {
         struct sup_group *sg = &s->sg[w->group];
+        int rows = sg->n_rows;
         sup_sanitized_end(s->cx, sg, w->log);
         if (sup_worker_lost(s->cx, sg, w))
             sg->state = SUP_PENDING;
         else
             sched_group_done(s, sg);
+        /* A crash or hang row holds the telling line of what it printed: the rest is not
+         * left loose on the terminal. */
+        if (sg->n_rows > rows)
+            w->out_len = w->dropped = 0;
     }
     sched_pass_output(w);
     if (w->log[0])
@@ -363,6 +381,7 @@ static void sched_wait(struct sched *s)
         sched_read_results(s, &s->w[i]);
     }
     double now = now_ms();
+    sched_reap_exits(s, now);
     for (int i = s->n_workers - 1; i >= 0; i--) {
         struct sup_worker *w = &s->w[i];
         sched_watch(w, now);
@@ -373,17 +392,23 @@ static void sched_wait(struct sched *s)
     }
 }
 
-/* Interrupted or stopped: every worker and what it started goes, now. */
+/* At the end (or interrupted, or stopped): every worker and what it started goes, now, and
+ * the orphans inherited meanwhile are reaped. */
 static void sched_kill_all(struct sched *s)
 {
     for (int i = 0; i < s->n_workers; i++) {
-        child_kill(&s->w[i].ch);
-        child_reap(&s->w[i].ch);
-        if (s->w[i].log[0])
-            unlink(s->w[i].log);
-        s->cx->busy_ms += now_ms() - s->w[i].born;
+        struct sup_worker *w = &s->w[i];
+        child_kill(&w->ch);
+        if (w->exited)
+            w->ch.pid = -1; /* reaped already */
+        child_reap(&w->ch);
+        if (w->log[0])
+            unlink(w->log);
+        s->cx->busy_ms += now_ms() - w->born;
     }
     s->n_workers = 0;
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+        ;
 }
 
 void sched_run(struct run_ctx *cx, struct group *groups, int n_groups)
@@ -391,6 +416,9 @@ void sched_run(struct run_ctx *cx, struct group *groups, int n_groups)
     struct sched s;
     sched_init(&s, cx, groups, n_groups);
     signal(SIGPIPE, SIG_IGN);
+    /* A worker's descendants that outlive it (a kernel's fork) become this process's
+     * children, so they are reaped here rather than left as zombies. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     while (!sup_interrupted && !cx->stopped && (s.emitted < n_groups || s.n_workers)) {
         sched_fill(&s);
         sched_wait(&s);

@@ -116,7 +116,14 @@ void sched_emit(struct sched *s)
     }
 }
 
-void sched_progress(const struct sched *s) { prog_update(s->finished, s->done_cost, s->results, s->failures); }
+/* The failures so far as rows arrive (not as they go out, which waits for earlier groups). */
+void sched_progress(const struct sched *s)
+{
+    long failing = 0;
+    for (int i = 0; i < s->n_groups; i++)
+        failing += s->sg[i].failing;
+    prog_update(s->finished, s->done_cost, s->results, failing);
+}
 
 /* --maxfail reached: every group from the one it stopped in gets a SKIP row in the reports
  * (not on the terminal: one line says it), so they say the run stopped and what it left. */

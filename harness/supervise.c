@@ -39,6 +39,7 @@ void sup_push_row(struct sup_group *s, const struct rep_result *r)
         s->rows = grown;
     }
     s->rows[s->n_rows++] = *r;
+    s->failing += verdict_fails_run(r->verdict);
 }
 
 double sup_case_timeout_s(const struct run_ctx *cx, const struct group *g)
@@ -108,6 +109,7 @@ void sup_message(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, 
     double now = now_ms();
     for (int p = 0; p < PH_COUNT; p++)
         cx->phase_ms[p] += m->phase_ms[p];
+    cx->device_ms += m->device_ms;
     /* Between cases, and while the kernel loads, the run's own timeout applies. */
     w->deadline = now + cx->o->timeout_s * 1000;
     if (m->type == MSG_BEGIN) {

@@ -37,6 +37,7 @@ struct testbed {
     const char *failed_call; /* the backend call that failed, NULL while none has */
     struct tb_pool *pool;
     double *phase_ms, mark;  /* the caller's sums by phase; when the current phase began */
+    double *device_ms;       /* the caller's sum of every launch's device time */
 };
 
 /* The time since the last mark goes to phase p. */
@@ -154,6 +155,7 @@ static int tb_launch(struct testbed *t, int rep, struct rep_result *r)
     /* The fastest launch: the first carries lazy module loading and library set-up. */
     if (!rep || ms < r->kernel_ms)
         r->kernel_ms = ms;
+    *t->device_ms += ms;
     tb_phase(t, PH_LAUNCH);
     for (int i = 0; i < t->lay.n_bufs; i++)
         if (t->be->download(t->ctx, t->b[i].buf, 0, t->b[i].after, grd_image_bytes(t->b[i].bytes)) != HB_OK)
@@ -205,7 +207,7 @@ static void tb_release(struct testbed *t)
 }
 
 int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struct case_data *d, struct rep_result *r,
-                double phase_ms[])
+                double phase_ms[], double *device_ms)
 {
     struct testbed t;
     memset(&t, 0, sizeof t);
@@ -213,6 +215,7 @@ int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struc
     hb_ctx *ctx = env->ctx;
     t.be = be, t.ctx = ctx, t.kern = env->kern, t.k = k, t.d = d, t.op = op_get(d->c->op);
     t.pool = env->pool, t.phase_ms = phase_ms, t.mark = now_ms();
+    t.device_ms = device_ms;
     t.grid[0] = t.grid[1] = t.grid[2] = 1;
     struct hb_err err = {{0}};
     if (k && kern_grid(k, d->c, t.grid, &err)) {

@@ -28,10 +28,11 @@ struct tb_env {
     int repeats;
 };
 
-/* Runs case d of kernel k (NULL: the vendor library) env->repeats times, fills r's figures
- * and adds each phase's time to phase_ms (protocol.h's PH_*). Returns nonzero when the
- * backend reported an API error: the device context may then be unusable. */
+/* Runs case d of kernel k (NULL: the vendor library) env->repeats times, fills r's figures,
+ * adds each phase's time to phase_ms (protocol.h's PH_*) and every launch's device time to
+ * *device_ms. Returns nonzero when the backend reported an API error: the device context
+ * may then be unusable. */
 int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struct case_data *d, struct rep_result *r,
-                double phase_ms[]);
+                double phase_ms[], double *device_ms);
 
 #endif

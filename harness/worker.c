@@ -145,7 +145,7 @@ static void wk_run_group(struct wk_state *w, const struct group *g, int start)
         run_fill_case(&m.r, d->c);
         double t0 = now_ms();
         w->mark = t0;
-        int sticky = tb_run_case(&env, g->k, d, &m.r, w->phase_ms);
+        int sticky = tb_run_case(&env, g->k, d, &m.r, w->phase_ms, &m.device_ms);
         m.r.child_ms = now_ms() - t0;
         w->mark = now_ms();
         wk_send(w, &m);

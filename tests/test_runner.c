@@ -1,8 +1,12 @@
 /* test_runner.c: the conformance run's own machinery against the real emulator backend: the
- * child protocol (every field checked), child processes (group kill, death with the parent),
- * planning (case selection and shards), supervision (results, a crash contained and the run
- * going on, a hang killed) and merging shards back into one run. Needs `make` (hb_sim.so). */
+ * child protocol (every field checked), child processes (group kill, death with the parent,
+ * no inherited descriptor, captured output), planning (case selection and shards),
+ * supervision (results, a crash contained and the run going on, a hang killed) and the
+ * scheduler (parallel runs give the serial run's rows, --maxfail). Needs `make` (hb_sim.so). */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -141,6 +145,66 @@ START_TEST(child_dies_with_its_parent)
 }
 END_TEST
 
+/* In the child: every descriptor from 5 up is closed, stdin is /dev/null; one byte says so. */
+static void report_descriptors(void *arg, int fd)
+{
+    (void)arg;
+    char ok = 1;
+    for (int d = 5; d < 1024; d++)
+        if (d != fd && fcntl(d, F_GETFD) != -1)
+            ok = 0;
+    struct stat in, null;
+    if (fstat(0, &in) || stat("/dev/null", &null) || in.st_rdev != null.st_rdev)
+        ok = 0;
+    child_write(fd, &ok, 1);
+}
+
+START_TEST(child_inherits_no_descriptor_but_its_pipe)
+{
+    /* A report file the parent has open, as --json would be. */
+    char *dir = t_tmpdir();
+    char *path = t_write(dir, "report.jsonl", "");
+    int report = open(path, O_WRONLY | O_APPEND);
+    ck_assert_int_ge(report, 0);
+    int high = fcntl(report, F_DUPFD, 40);
+    ck_assert_int_ge(high, 40);
+    struct child ch;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(child_spawn(&ch, report_descriptors, NULL, &err), 0);
+    char ok = 0;
+    ck_assert_int_eq(child_read(ch.fd, &ok, 1, 5000), 1);
+    child_reap(&ch);
+    ck_assert_msg(ok == 1, "the child saw an inherited descriptor or a stdin other than /dev/null");
+    close(report), close(high);
+    free(path);
+    t_rmtree(dir);
+}
+END_TEST
+
+static void print_both(void *arg, const struct child_io *io)
+{
+    (void)arg, (void)io;
+    fputs("to stdout\n", stdout);
+    fflush(stdout);
+    fputs("to stderr\n", stderr);
+}
+
+START_TEST(child_output_is_captured_for_the_parent)
+{
+    struct child ch;
+    struct child_opts opts = {0, 1};
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(child_start(&ch, &opts, print_both, NULL, &err), 0);
+    char text[256] = "";
+    size_t got = 0;
+    ssize_t n;
+    while (got < sizeof text - 1 && (n = read(ch.out_fd, text + got, sizeof text - 1 - got)) > 0)
+        got += (size_t)n;
+    child_reap(&ch);
+    ck_assert_msg(strstr(text, "to stdout\n") && strstr(text, "to stderr\n"), "captured: %s", text);
+}
+END_TEST
+
 static const char cases_text[] = "reduce sum_{n} n=1,100,1000,4097,9000\n"
                                  "sgemm edge_{M}x{N}x{K} M=3,4 N=5 K=7\n";
 
@@ -275,6 +339,85 @@ START_TEST(supervision_kills_a_hang_after_the_timeout)
 }
 END_TEST
 
+/* Every group of the test manifest at width 32, run with `jobs` workers; the rows in a
+ * malloc'd array (*n of them). */
+static struct rep_result *run_all(const char *dir, const char *manifest, int jobs, int maxfail, int *n)
+{
+    struct run_ctx cx;
+    struct run_opts o;
+    load(&cx, &o, dir, manifest);
+    o.widths[o.n_widths++] = 32;
+    o.maxfail = maxfail;
+    cx.jobs = jobs;
+    plan_select_cases(&cx, NULL);
+    plan_prepare(&cx, jobs);
+    struct group *groups;
+    int n_groups = plan_groups(&cx, &sim_probe, 1, &groups);
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(rep_open(&cx.sink, NULL, NULL, &err), 0);
+    sched_run(&cx, groups, n_groups);
+    *n = cx.sink.n;
+    struct rep_result *rows = calloc((size_t)cx.sink.n + 1, sizeof *rows);
+    memcpy(rows, cx.sink.all, (size_t)cx.sink.n * sizeof *rows);
+    rep_close(&cx.sink);
+    plan_free_groups(groups, n_groups);
+    plan_free(&cx);
+    free((char *)o.cases);
+    return rows;
+}
+
+/* Two correct kernels and a crashing one, one manifest. */
+static char *three_kernels(const char *dir)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "[my_reduce]\nop = reduce\nlang = cuda\nsource = %s/tests/data/user_kernel/my_reduce.cu\n"
+             "entry = my_reduce\nblock = 256 1 1\ngrid = n/1024 1 1\nchunk = 1024\n"
+             "[sgemm_naive]\nop = sgemm\nlang = cuda\nsource = %s/kernels/cuda/sgemm_naive.cu\nentry = sgemm_naive\n"
+             "block = 16 16 1\ngrid = N/16 M/16 1\n"
+             "[fault_crash]\nop = sgemm\nlang = cuda\nsource = %s/kernels/cuda/fault_crash.cu\nentry = fault_crash\n"
+             "block = 16 16 1\ngrid = N/16 M/16 1\n",
+             HB_TEST_ROOT, HB_TEST_ROOT, HB_TEST_ROOT);
+    return t_write(dir, "three.manifest", text);
+}
+
+START_TEST(parallel_run_gives_the_serial_rows)
+{
+    char *dir = t_tmpdir();
+    char *manifest = three_kernels(dir);
+    int n1, n3;
+    struct rep_result *serial = run_all(dir, manifest, 1, 0, &n1), *parallel = run_all(dir, manifest, 3, 0, &n3);
+    /* The vendor library's rows, then 5 reductions, 2 products, 2 crashes. */
+    ck_assert_int_eq(n1, n3);
+    ck_assert_int_ge(n1, 9);
+    for (int i = 0; i < n1; i++) {
+        serial[i].kernel_ms = parallel[i].kernel_ms = 0;
+        serial[i].child_ms = parallel[i].child_ms = 0;
+        ck_assert_msg(!memcmp(&serial[i], &parallel[i], sizeof serial[i]), "row %d: %s/%s %s differs", i,
+                      serial[i].kernel, serial[i].case_name, parallel[i].case_name);
+    }
+    free(serial), free(parallel), free(manifest);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(maxfail_stops_the_run_and_says_so)
+{
+    char *dir = t_tmpdir();
+    char *manifest = three_kernels(dir);
+    int n;
+    struct rep_result *rows = run_all(dir, manifest, 2, 1, &n);
+    /* my_reduce's 5 passes, sgemm_naive's 2, then fault_crash's first case fails: the run
+     * stops there and the rest of that group says why. */
+    ck_assert_int_eq(n, 9);
+    ck_assert_int_eq(rows[7].verdict, V_ERROR);
+    ck_assert_int_eq(rows[8].verdict, V_SKIP);
+    ck_assert_ptr_nonnull(strstr(rows[8].why, "--maxfail 1"));
+    free(rows), free(manifest);
+    t_rmtree(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     setenv("HB_ROOT", HB_TEST_ROOT, 1);
@@ -288,6 +431,8 @@ static Suite *suite(void)
     TCase *c = tcase_create("child");
     tcase_add_test(c, child_kill_reaches_what_the_child_started);
     tcase_add_test(c, child_dies_with_its_parent);
+    tcase_add_test(c, child_inherits_no_descriptor_but_its_pipe);
+    tcase_add_test(c, child_output_is_captured_for_the_parent);
     suite_add_tcase(s, c);
     TCase *pl = tcase_create("plan");
     tcase_add_test(pl, plan_shards_split_the_cases_without_overlap);
@@ -298,6 +443,11 @@ static Suite *suite(void)
     tcase_add_test(sv, supervision_contains_a_crash_and_goes_on);
     tcase_add_test(sv, supervision_kills_a_hang_after_the_timeout);
     suite_add_tcase(s, sv);
+    TCase *sc = tcase_create("schedule");
+    tcase_set_timeout(sc, 120);
+    tcase_add_test(sc, parallel_run_gives_the_serial_rows);
+    tcase_add_test(sc, maxfail_stops_the_run_and_says_so);
+    suite_add_tcase(s, sc);
     return s;
 }
 
