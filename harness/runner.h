@@ -28,7 +28,7 @@ struct run_ctx {
     struct case_data *data; /* one per case, in catalogue order */
     struct rep_sink sink;
     double kernel_ms, child_ms; /* sums of the rows' figures (the fastest launch per case) */
-    double device_ms;           /* device time of every launch, repeats included */
+    double device_ms;           /* device time of every launch, repeats and hangs included */
     uint64_t threads_by_backend[LDR_MAX];
     double kernel_ms_by_backend[LDR_MAX];
     double phase_ms[PH_COUNT]; /* children's time by phase, summed over all of them */

@@ -4,7 +4,7 @@
  * under compute-sanitizer, each group gets a worker of its own (a fresh context, as a serial
  * run has it, and no native kernel code shares a process with another group). Workers share
  * a device while their largest buffers fit its memory. Rows wait in their group until every
- * earlier group is out (emit.c), so the reports do not depend on the job count. */
+ * earlier group is out (sched_emit.c), so the reports do not depend on the job count. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -212,6 +212,9 @@ int sup_worker_lost(struct run_ctx *cx, struct sup_group *s, struct sup_worker *
     }
     run_fill_case(&r, cx->data[g->cases[w->in_flight]].c);
     r.child_ms = now_ms() - w->case_start;
+    /* A hung kernel held the device until it was killed: that wait is kernel time. */
+    if (w->timed_out)
+        cx->device_ms += r.child_ms;
     char verdict_why[256];
     r.verdict = verdict_case(&r.cmp, g->k ? kern_expected_bad(g->k, g->width.width) : 0, g->k ? g->k->expect : 0,
                              NULL, verdict_why, sizeof verdict_why);

@@ -317,6 +317,25 @@ else
     if grep -q 'corrupted top size' "$T/abort.err"; then bad "a crash's stderr is not loose on the terminal" "$T/abort.err"; else ok "a crash's stderr is not loose on the terminal"; fi
     unset XDG_CACHE_HOME
 
+    echo "integration: --sanitize gives each group its own tool process (a stand-in for compute-sanitizer)"
+    cat >"$T/compute-sanitizer" <<'SH'
+#!/bin/sh
+# compute-sanitizer's command line (--tool T --log-file L --print-limit N EXE ARGS...), its
+# summary line in the log: one error for fault_oob, none otherwise.
+log=$4
+shift 6
+"$@"
+rc=$?
+case "$*" in *:cuda/fault_oob:*) n=1 ;; *) n=0 ;; esac
+echo "========= ERROR SUMMARY: $n errors" >"$log"
+exit $rc
+SH
+    chmod +x "$T/compute-sanitizer"
+    COMPUTE_SANITIZER="$T/compute-sanitizer" "$H" run --backend sim --width 32 --sanitize memcheck --jobs 2 \
+        --kernel 'cuda/sgemm_naive,cuda/fault_oob' --case 'edge_1x2x3,edge_15x16x17' --json "$T/san.jsonl" --quiet >"$T/out" 2>&1
+    json_check "... every case gets its row, and the tool's findings are one more" "$T/san.jsonl" \
+        "[r['verdict'] for r in find(kernel='sgemm_naive')] == ['PASS'] * 2 and any(r['case'] == 'memcheck' and 'ERROR SUMMARY: 1 errors' in r['why'] for r in find(kernel='fault_oob'))"
+
     echo "integration: runaway processes (a slow compile, SIGKILL during a hang, SIGTERM to --devices all)"
     mkdir -p "$T/slowc"
     mkfifo "$T/slowc/slow.h"
