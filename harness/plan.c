@@ -240,6 +240,8 @@ void plan_prepare(struct run_ctx *cx, int jobs)
     qsort_r(pool.order, (size_t)pool.n, sizeof *pool.order, plan_by_cost, cx);
     pthread_t threads[64];
     int started = 0;
+    /* OpenBLAS keeps its own thread count: its float sgemm (the reference for ULP figures)
+     * splits long sums by thread, so one thread per call would change those figures. */
     for (; started < jobs - 1 && started < 64 && started < pool.n - 1; started++)
         if (pthread_create(&threads[started], NULL, plan_prepare_thread, &pool))
             break;

@@ -26,7 +26,10 @@
 #define SCHED_EXIT_GRACE_MS 2000
 #define SCHED_TICK_MS 200
 
-/* Whether a worker may run more than one group (see the opening comment). */
+/* Whether a worker may run more than one group: not on the emulator, whose random schedules
+ * count launches per device context (a group's schedule must not depend on the groups a
+ * worker ran before it) and whose kernels are native code in the worker's own memory; not
+ * under compute-sanitizer, which wraps one group's process. */
 static int sched_reuses(const struct run_ctx *cx, const struct group *g)
 {
     return strcmp(g->p->name, "sim") && !cx->o->sanitize;
