@@ -1,9 +1,8 @@
-/* plan.c: choosing what a conformance run runs. Reads the manifests, the case catalogue and
- * the known-bug list; probes the selected backends (in child processes); marks the cases the
- * selected kernels (and shard) use, checks they fit the host and the devices, makes their
- * references once (on several threads, before any worker is forked, so every worker shares
- * them copy-on-write) and lists the groups with their estimated work. Runs nothing on a
- * device. */
+/* plan.c: what a conformance run runs. Reads the manifests, cases and known bugs; probes the
+ * backends (in child processes); marks the cases the selected kernels and shard use, checks
+ * they fit host and devices, makes their references once (on several threads, before any
+ * worker is forked, so all share them copy-on-write) and lists the groups with their estimated
+ * work. Runs nothing on a device. */
 #include <fnmatch.h>
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,9 +1,8 @@
-/* protocol.h: what a worker child tells its parent over the result pipe, and what the parent
- * tells the worker over its command pipe. BEGIN comes before each case (so a crash is pinned
- * to its case), RESULT after it, GROUP for a row about the whole group (SKIP, an open or load
- * ERROR), DONE when the worker has finished a group and waits for the next. Records are
- * fixed-size and the parent checks every field of every one before using it: the child runs
- * the kernel's native code in its own address space and may hand back anything. */
+/* protocol.h: what a worker tells its parent over the result pipe (BEGIN before each case, so
+ * a crash is pinned to it; RESULT after it; GROUP, a row about the whole group; DONE) and what
+ * the parent sends over the command pipe (a group to run). Records are fixed-size and the
+ * parent checks every field of every one before using it: the child runs the kernel's native
+ * code in its own address space and may hand back anything. */
 #ifndef HB_PROTOCOL_H
 #define HB_PROTOCOL_H
 

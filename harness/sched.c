@@ -1,10 +1,8 @@
-/* sched.c: runs the groups of a conformance run in worker children, up to cx->jobs at once,
- * longest first. A worker serves one (backend, device, width) and takes group after group
- * until it dies or hangs (then a fresh one takes the rest of its group); on the emulator, and
- * under compute-sanitizer, each group gets a worker of its own (a fresh context, as a serial
- * run has it, and no native kernel code shares a process with another group). Workers share
- * a device while their largest buffers fit its memory. Rows wait in their group until every
- * earlier group is out (sched_emit.c), so the reports do not depend on the job count. */
+/* sched.c: runs a run's groups in worker children, up to cx->jobs at once, longest first. A
+ * worker serves one (backend, device, width), group after group, until it dies or hangs (a
+ * fresh one takes the rest); sched_reuses says where each group gets its own. Workers share a
+ * device while their largest buffers fit its memory; rows wait until every earlier group is
+ * out (sched_emit.c), so the reports do not depend on the job count. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -1,9 +1,8 @@
-/* supervise.c: the parent's side of a group. It turns each checked message of the worker
- * running the group into rows (identity and case fields are the parent's own, and the parent
- * judges every figure: verdict.c and the known-bug list), keeps them until sched.c emits them
- * in group order, and when a worker dies or hangs writes the row for the case in flight, with
- * what the worker printed last. A canary caught by its crash or hang is not run further: it
- * would only repeat. It starts and kills no process itself (sched.c does). */
+/* supervise.c: the parent's side of a group. Each checked message of its worker becomes rows
+ * (identity and case fields the parent's own, every verdict judged here), kept until
+ * sched_emit.c emits them in group order; a worker that dies or hangs costs a row for its case
+ * in flight with its last telling line of output. A canary caught by its crash or hang is not
+ * run further. It starts and kills no process itself (sched.c does). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,8 @@
-/* testbed.c: one case in CUTLASS testbed's phases. Initialize: every buffer argument laid out
- * between guard bands (guard.h), inputs copied in, the output poisoned and given the op's
- * padding, all uploaded. Run: each launch starts from a fresh upload of the output, so every
- * launch must write all of it. Verify: guards intact, inputs unchanged, padding intact, the
- * op's comparison on the first launch and bit-for-bit equality for every later one. Report:
- * the figures go into the row, the time of each phase into the caller's sums. Device buffers
- * come from a pool the worker keeps between cases (tb_pool). Decides no verdict. */
+/* testbed.c: one case in CUTLASS testbed's phases. Initialize: every buffer between guard bands
+ * (guard.h), inputs in, the output poisoned and padded, all uploaded to pooled device buffers.
+ * Run: each launch from a fresh upload of the output, so every launch must write all of it.
+ * Verify: guards, inputs and padding intact, the op's comparison on the first launch, bitwise
+ * equality on later ones. Fills the row's figures and the phases' times; decides no verdict. */
 #include "testbed.h"
 
 #include <stdio.h>

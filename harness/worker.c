@@ -1,10 +1,8 @@
-/* worker.c: the child side of the run. A worker serves one (backend, device, width): it sets
- * the width's environment, loads the backend and opens the device once, then runs the groups
- * its parent sends (protocol.h), each from a given case on: it loads the kernel, streams a
- * BEGIN before and a RESULT after each case and a DONE at the end, keeping the device context
- * and a pool of buffers between cases and groups. It measures; the parent judges. After an
- * API error it exits, so a sticky device error cannot leak into the next case: the parent
- * starts a fresh worker there. */
+/* worker.c: the child side of the run. A worker serves one (backend, device, width): it opens
+ * the backend and device once, then runs each group its parent sends (protocol.h), streaming
+ * BEGIN, RESULT and DONE, keeping the context and a buffer pool between cases and groups. It
+ * measures; the parent judges. After an API error it exits, so a sticky device error cannot
+ * leak into the next case: the parent starts a fresh worker there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# selfbench.sh: the harness's own throughput, measured rather than asserted: for each backend
-# with a usable device, one run of a fixed tier alone, serial (--jobs 1) and parallel (--jobs
-# one per core, or $JOBS), printing results per second and the run's own "Where the time went"
-# and per-phase lines. It judges nothing (verdicts are the conformance run's business).
+# selfbench.sh: the harness's own throughput, measured: each backend with a device runs a fixed
+# tier alone, serial (--jobs 1) and parallel (--jobs $JOBS, default one per core); it prints
+# results per second and the run's own timing lines, and judges nothing.
 #   tests/selfbench.sh [TIER]          TIER: quick (default), standard or nightly
 #   BACKENDS="cuda vulkan" JOBS=16 BUILD=build tests/selfbench.sh standard
 set -u
