@@ -59,6 +59,7 @@ struct group {
 struct sup_worker {
     struct child ch;
     int key;
+    const struct group *kind; /* a group of its key: its backend, device and width */
     int group;              /* the group it runs, -1 while idle */
     int in_flight;          /* case begun without a result, -1 none */
     double deadline;        /* now_ms() past which it is killed; 0: idle, none */
@@ -84,6 +85,7 @@ struct sup_group {
     struct rep_result *rows;
     int n_rows, cap_rows, emitted;
     int failing;            /* rows that fail the run, for the status line */
+    int restarts;           /* workers lost mid-group: it may need a fresh one per case */
     double started, ended;
 };
 
@@ -142,6 +144,7 @@ extern volatile sig_atomic_t sup_interrupted;
 struct wk_spawn {
     const char *sanitize_log; /* run each group under compute-sanitizer, logging here */
     int one_group;            /* exit after the first group */
+    int open_for;             /* a group whose device to open at once, before any command */
 };
 extern double wk_spawned_at;
 /* Serves groups sent over io->cmd_fd until it closes; never returns. */

@@ -23,6 +23,8 @@
  * poll, so exits are seen even while every pipe is quiet. */
 #define SCHED_EXIT_GRACE_MS 2000
 #define SCHED_TICK_MS 200
+/* Spare workers opening their device ahead of a group that needs a fresh one per case. */
+#define SCHED_SPARES 4
 
 /* Whether a worker may run more than one group: not on the emulator, whose random schedules
  * count launches per device context (a group's schedule must not depend on the groups a
@@ -39,16 +41,18 @@ static double sched_need(const struct group *g)
     return g->bytes + (strcmp(g->p->name, "sim") ? SCHED_CONTEXT_BYTES : 0);
 }
 
-/* Whether g fits beside the workers already on its device (one always fits). */
+/* Whether g fits beside the workers already on its device (one always fits); an idle worker
+ * holds its context. */
 static int sched_fits(const struct sched *s, const struct group *g)
 {
     double used = 0, have = (double)g->p->dev[g->device].global_mem_bytes;
     int others = 0;
     for (int i = 0; i < s->n_workers; i++) {
         const struct sup_worker *w = &s->w[i];
-        const struct group *on = w->group >= 0 ? s->sg[w->group].g : NULL;
-        if (on && on->slot == g->slot && on->device == g->device)
-            used += sched_need(on), others++;
+        if (w->kind->slot != g->slot || w->kind->device != g->device)
+            continue;
+        used += w->group >= 0 ? sched_need(s->sg[w->group].g) : sched_need(w->kind) - w->kind->bytes;
+        others++;
     }
     return !others || have <= 0 || used + sched_need(g) <= SCHED_DEVICE_SHARE * have;
 }
@@ -81,8 +85,8 @@ static struct sup_worker *sched_spawn(struct sched *s, const struct group *g)
 {
     struct sup_worker *w = &s->w[s->n_workers];
     memset(w, 0, sizeof *w);
-    w->group = -1, w->in_flight = -1, w->key = g->key;
-    struct sched_body_arg arg = {s, {NULL, !sched_reuses(s->cx, g)}};
+    w->group = -1, w->in_flight = -1, w->key = g->key, w->kind = g;
+    struct sched_body_arg arg = {s, {NULL, !sched_reuses(s->cx, g), g->ordinal}};
     if (s->cx->o->sanitize) {
         if (sched_sanitizer_log(w->log, sizeof w->log)) {
             fprintf(stderr, "harness: sanitizer log: %s\n", strerror(errno));
@@ -123,12 +127,15 @@ static int sched_assign(struct sched *s, struct sup_worker *w, struct sup_group 
     return 0;
 }
 
-/* Tells an idle worker to go: it closes its device and exits. */
-static void sched_retire(struct sup_worker *w)
+/* Tells an idle worker to go: it closes its device and exits, or is killed after the timeout
+ * (one stuck opening its device, or closing it). */
+static void sched_retire(struct sched *s, struct sup_worker *w)
 {
-    if (w->ch.cmd_fd >= 0)
-        close(w->ch.cmd_fd);
+    if (w->ch.cmd_fd < 0)
+        return;
+    close(w->ch.cmd_fd);
     w->ch.cmd_fd = -1;
+    w->deadline = now_ms() + s->cx->o->timeout_s * 1000;
 }
 
 static struct sup_worker *sched_idle(struct sched *s, int key)
@@ -153,11 +160,11 @@ static int sched_place(struct sched *s, struct sup_group *sg)
     const struct group *g = sg->g;
     if (!sched_fits(s, g))
         return 0;
-    struct sup_worker *w = sched_idle(s, g->key);
+    struct sup_worker *w = sched_reuses(s->cx, g) ? sched_idle(s, g->key) : NULL;
     if (!w && s->n_workers >= s->cx->jobs) {
         struct sup_worker *other = sched_idle(s, -1);
         if (other)
-            sched_retire(other); /* its slot frees when it has exited */
+            sched_retire(s, other); /* its slot frees when it has exited */
         return 0;
     }
     if (!w && !(w = sched_spawn(s, g)))
@@ -165,8 +172,40 @@ static int sched_place(struct sched *s, struct sup_group *sg)
     return sched_assign(s, w, sg) == 0;
 }
 
-/* Starts pending groups, longest first, while workers are free; retires idle workers whose
- * key has nothing left. */
+/* Whether a group of this key waits for a worker, or runs in a chain of fresh workers (one
+ * per case, after sticky errors or crashes) that spares can take over at once. */
+static int sched_key_wanted(const struct sched *s, int key)
+{
+    for (int k = 0; k < s->n_groups; k++) {
+        const struct sup_group *sg = &s->sg[k];
+        if (sg->g->key == key && sched_reuses(s->cx, sg->g) &&
+            (sg->state == SUP_PENDING || (sg->state == SUP_RUNNING && sg->restarts)))
+            return 1;
+    }
+    return 0;
+}
+
+/* For a group that has lost workers mid-group, a few spare workers of its key open their
+ * device while it runs, so the next fresh worker it needs is ready: device contexts are made
+ * side by side instead of one per case in a row. */
+static void sched_spares(struct sched *s)
+{
+    for (int k = 0; k < s->n_groups; k++) {
+        const struct sup_group *sg = &s->sg[k];
+        if (sg->state != SUP_RUNNING || !sg->restarts || !sched_reuses(s->cx, sg->g) ||
+            sg->g->n_cases - sg->next < 2)
+            continue;
+        int idle = 0;
+        for (int i = 0; i < s->n_workers; i++)
+            idle += s->w[i].group < 0 && s->w[i].key == sg->g->key && s->w[i].ch.cmd_fd >= 0;
+        while (idle++ < SCHED_SPARES && s->n_workers < s->cx->jobs && sched_fits(s, sg->g) &&
+               sched_spawn(s, sg->g))
+            ;
+    }
+}
+
+/* Starts pending groups, longest first, while workers are free; keeps spares for chains;
+ * retires idle workers whose key has nothing left. */
 static void sched_fill(struct sched *s)
 {
     for (int i = 0; i < s->n_groups && sched_busy(s) < s->cx->jobs; i++) {
@@ -174,14 +213,10 @@ static void sched_fill(struct sched *s)
         if (sg->state == SUP_PENDING)
             sched_place(s, sg);
     }
-    for (int i = 0; i < s->n_workers; i++) {
-        struct sup_worker *w = &s->w[i];
-        int wanted = 0;
-        for (int k = 0; k < s->n_groups && !wanted && w->group < 0; k++)
-            wanted = s->sg[k].state == SUP_PENDING && s->sg[k].g->key == w->key && sched_reuses(s->cx, s->sg[k].g);
-        if (w->group < 0 && !wanted)
-            sched_retire(w);
-    }
+    sched_spares(s);
+    for (int i = 0; i < s->n_workers; i++)
+        if (s->w[i].group < 0 && !sched_key_wanted(s, s->w[i].key))
+            sched_retire(s, &s->w[i]);
 }
 
 /* Keeps what a worker prints until its work ends well (then it goes to stderr as it was) or
@@ -341,7 +376,7 @@ static void sched_reap(struct sched *s, int i)
         int rows = sg->n_rows;
         sup_sanitized_end(s->cx, sg, w->log);
         if (sup_worker_lost(s->cx, sg, w))
-            sg->state = SUP_PENDING;
+            sg->state = SUP_PENDING, sg->restarts++;
         else
             sched_group_done(s, sg);
         /* A crash or hang row holds the telling line of what it printed: the rest is not

@@ -180,6 +180,10 @@ void wk_serve(struct run_ctx *cx, const struct group *groups, int n_groups, cons
     struct wk_state w;
     wk_init(&w, cx, groups, n_groups, io->result_fd);
     w.cmd_fd = io->cmd_fd;
+    /* The device opens now, while the parent may still be busy elsewhere: a spare worker is
+     * ready when its group needs it. (Under the sanitizer the tool's process opens it.) */
+    if (!sp->sanitize_log && sp->open_for >= 0 && sp->open_for < n_groups)
+        wk_open(&w, &groups[sp->open_for]);
     for (;;) {
         struct msg_cmd cmd;
         if (child_read(w.cmd_fd, &cmd, sizeof cmd, -1) != 1 || cmd.group < 0 || cmd.group >= n_groups ||
@@ -191,6 +195,8 @@ void wk_serve(struct run_ctx *cx, const struct group *groups, int n_groups, cons
             san_exec(cx, g, cmd.start, w.fd, sp->sanitize_log);
         wk_run_group(&w, g, cmd.start);
         wk_simple(&w, g, MSG_DONE, 0);
+        if (sp->one_group)
+            wk_exit(&w);
     }
 }
 
