@@ -14,6 +14,7 @@
 
 static struct {
     int active, tty, color, quiet, groups, drawn;
+    long failures; /* as last drawn: a new failure is drawn at once */
     double total_cost, t0, last;
 } prog;
 
@@ -30,6 +31,7 @@ void prog_start(int quiet, double total_cost, int groups)
     prog.t0 = now_ms();
     prog.last = prog.tty ? 0 : prog.t0;
     prog.drawn = 0;
+    prog.failures = 0;
 }
 
 /* "1m05s" */
@@ -45,9 +47,11 @@ static void prog_duration(double s, char *buf, size_t len)
 void prog_update(int groups_done, double cost_done, long results, long failures)
 {
     double now = now_ms();
-    if (!prog.active || now - prog.last < (prog.tty ? PROG_REDRAW_MS : PROG_PLAIN_MS) || (!prog.tty && prog.quiet))
+    int due = now - prog.last >= (prog.tty ? PROG_REDRAW_MS : PROG_PLAIN_MS) || (prog.tty && failures != prog.failures);
+    if (!prog.active || !due || (!prog.tty && prog.quiet))
         return;
     prog.last = now;
+    prog.failures = failures;
     double elapsed = (now - prog.t0) / 1e3;
     char eta[32] = "?";
     if (cost_done > 0 && prog.total_cost > cost_done)
