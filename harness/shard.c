@@ -50,10 +50,13 @@ static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
-    char exe[4096], shard[32], device[16];
+    char exe[4096], shard[32], device[16], jobs[24];
     snprintf(exe, sizeof exe, "%s/harness", path_exe_dir());
     snprintf(shard, sizeof shard, "%d/%d", k, n);
     snprintf(device, sizeof device, "%d", k);
+    /* Without --jobs, the shards share the cores rather than each taking all of them. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    snprintf(jobs, sizeof jobs, "%ld", cores > n ? cores / n : 1);
     char **args = xcalloc((size_t)o->argc + 12, sizeof *args);
     int m = 0;
     args[m++] = exe;
@@ -64,8 +67,9 @@ static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
         else
             args[m++] = o->argv[i];
     }
-    char *extra[] = {"--shard", shard, "--device", device, "--json", (char *)file, "--quiet"};
-    for (size_t e = 0; e < sizeof extra / sizeof extra[0]; e++)
+    char *extra[] = {"--shard", shard, "--device", device, "--json", (char *)file, "--quiet", "--jobs", jobs};
+    size_t n_extra = sizeof extra / sizeof extra[0] - (o->jobs ? 2 : 0);
+    for (size_t e = 0; e < n_extra; e++)
         args[m++] = extra[e];
     execv(exe, args);
     perror("harness: exec shard");
