@@ -90,11 +90,3 @@ int msg_valid(struct msg *m, int group, int n_cases, struct hb_err *err)
     TERMINATE(r->dist);
     return 1;
 }
-
-int msg_recv(int fd, struct msg *m, int timeout_ms, int group, int n_cases, struct hb_err *err)
-{
-    int rc = child_read(fd, m, sizeof *m, timeout_ms);
-    if (rc != 1)
-        return rc;
-    return msg_valid(m, group, n_cases, err) ? 1 : -3;
-}

@@ -47,8 +47,5 @@ int msg_send(int fd, const struct msg *m);
 /* Checks a message as read from a child: 1 valid, 0 not (why in err). It must belong to
  * `group` (of n_cases cases); string fields are terminated in place. */
 int msg_valid(struct msg *m, int group, int n_cases, struct hb_err *err);
-/* Reads and checks one message: 1 valid, 0 end of stream, -1 timeout, -2 error or signal,
- * -3 malformed (why in err). */
-int msg_recv(int fd, struct msg *m, int timeout_ms, int group, int n_cases, struct hb_err *err);
 
 #endif

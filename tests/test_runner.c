@@ -30,7 +30,8 @@ START_TEST(protocol_accepts_a_well_formed_result)
     ck_assert_int_eq(msg_send(fds[1], &m), 0);
     struct msg got;
     struct hb_err err = {{0}};
-    ck_assert_int_eq(msg_recv(fds[0], &got, 1000, 7, 3, &err), 1);
+    ck_assert_int_eq(child_read(fds[0], &got, sizeof got, 1000), 1);
+    ck_assert_msg(msg_valid(&got, 7, 3, &err), "%s", err.msg);
     ck_assert_int_eq(got.r.verdict, V_FAIL);
     ck_assert_uint_eq(strlen(got.r.kernel), sizeof got.r.kernel - 1);
     close(fds[0]), close(fds[1]);
@@ -62,7 +63,8 @@ START_TEST(protocol_rejects_out_of_range_fields)
         ck_assert_int_eq(msg_send(fds[1], &bad[i]), 0);
         struct msg got;
         struct hb_err err = {{0}};
-        ck_assert_msg(msg_recv(fds[0], &got, 1000, 0, 3, &err) == -3, "bad message %d accepted", i);
+        ck_assert_int_eq(child_read(fds[0], &got, sizeof got, 1000), 1);
+        ck_assert_msg(!msg_valid(&got, 0, 3, &err), "bad message %d accepted", i);
         ck_assert(err.msg[0]);
         close(fds[0]), close(fds[1]);
     }
