@@ -29,7 +29,7 @@ for b in $backends; do
         n=$(wc -l <"$T/r.jsonl" 2>/dev/null || echo 0)
         awk -v b="$b" -v j="$j" -v n="$n" -v t0="$t0" -v t1="$t1" -v rc="$rc" 'BEGIN {
             s = t1 - t0
-            printf "%-8s --jobs %-3d %6d results in %7.1f s: %8.1f results/s (exit %d)\n", b, j, n, s, s > 0 ? n / s : 0, rc
+            printf "%-8s --jobs %-3d %6d results in %7.1f s: %8.1f results/s (exit %d)\n", b, j, n, s, (s > 0 ? n / s : 0), rc
         }'
         grep -E '^(Where the time went|Harness time by phase)' "$T/out" | sed 's/^/           /'
         [ "$j" = 1 ] && [ "$JOBS" = 1 ] && break
