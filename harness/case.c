@@ -76,6 +76,9 @@ void case_set_free(struct case_set *set)
 static int parse_text(const char *path, const char *text, struct case_set *set, struct hb_err *err,
                       int depth);
 
+/* The largest case catalogue read: the shipped tiers are a few KiB. */
+#define CASE_MAX_FILE_BYTES (64 << 20)
+
 static int parse_file_depth(const char *path, struct case_set *set, struct hb_err *err, int depth)
 {
     FILE *f = fopen(path, "rb");
@@ -86,18 +89,29 @@ static int parse_file_depth(const char *path, struct case_set *set, struct hb_er
     size_t cap = 1 << 16, len = 0;
     char *buf = xcalloc(cap, 1);
     size_t got;
+    /* Bounded, and a NUL ends it at once: an include of /dev/zero or of a binary is an error
+     * within the first read, not a read until memory runs out. */
     while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        const char *nul = memchr(buf + len, 0, got);
         len += got;
+        if (nul) {
+            int line = 1;
+            for (const char *p = buf; p < nul; p++)
+                line += *p == '\n';
+            fclose(f);
+            free(buf);
+            err_set(err, "%s:%d: holds a NUL byte: not a text case catalogue", path, line);
+            return -1;
+        }
         if (len + 1 == cap) {
-            cap *= 2;
-            char *grown = realloc(buf, cap);
+            char *grown = cap < CASE_MAX_FILE_BYTES ? realloc(buf, cap * 2) : NULL;
             if (!grown) {
                 fclose(f);
                 free(buf);
-                err_set(err, "%s: out of memory", path);
+                err_set(err, "%s: larger than %d MiB: not a case catalogue", path, CASE_MAX_FILE_BYTES >> 20);
                 return -1;
             }
-            buf = grown;
+            buf = grown, cap *= 2;
         }
     }
     int read_failed = ferror(f);
@@ -108,15 +122,6 @@ static int parse_file_depth(const char *path, struct case_set *set, struct hb_er
         return -1;
     }
     buf[len] = 0;
-    const char *nul = memchr(buf, 0, len);
-    if (nul) {
-        int line = 1;
-        for (const char *p = buf; p < nul; p++)
-            line += *p == '\n';
-        free(buf);
-        err_set(err, "%s:%d: holds a NUL byte: not a text case catalogue", path, line);
-        return -1;
-    }
     int rc = parse_text(path, buf, set, err, depth);
     free(buf);
     return rc;

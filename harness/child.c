@@ -2,11 +2,14 @@
 #include "child.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,12 +21,80 @@ static void child_on_parent_death(int sig)
     kill(0, SIGKILL);
 }
 
-int child_spawn(struct child *c, void (*body)(void *arg, int fd), void *arg, struct hb_err *err)
+/* Moves fd to `to` (which must be free or fd itself); returns `to`, or -1. */
+static int child_move(int fd, int to)
 {
-    int fds[2];
-    c->pid = -1, c->fd = -1;
-    if (pipe(fds)) {
+    if (fd < 0 || fd == to)
+        return fd;
+    if (dup2(fd, to) < 0)
+        return -1;
+    close(fd);
+    return to;
+}
+
+/* Every descriptor from `from` up is closed: report files, other children's pipes, whatever
+ * a library left open. close_range where the kernel has it, else one by one. */
+static void child_close_from(int from)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)from, ~0u, 0u) == 0)
+        return;
+#endif
+    struct rlimit rl;
+    long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur : 65536;
+    for (long fd = from; fd < max && fd < 1048576; fd++)
+        close((int)fd);
+}
+
+/* The child's side before its body: own group, death with the parent, stdin from /dev/null,
+ * stdout and stderr captured when asked, and no descriptor but its pipes (3 and 4). */
+static void child_setup(pid_t parent, int out_w, struct child_io *io)
+{
+    setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGTERM, child_on_parent_death);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    /* Checked again in case the parent died before prctl. */
+    if (getppid() != parent)
+        kill(0, SIGKILL);
+    /* The pipes out of the way of 0 to 4 first, then stdin, stdout and stderr, then the
+     * pipes into 3 and 4. */
+    int r = io->result_fd >= 0 ? fcntl(io->result_fd, F_DUPFD, 5) : -1;
+    int c = io->cmd_fd >= 0 ? fcntl(io->cmd_fd, F_DUPFD, 5) : -1;
+    if (io->result_fd >= 0)
+        close(io->result_fd);
+    if (io->cmd_fd >= 0)
+        close(io->cmd_fd);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0 && devnull != 0)
+        dup2(devnull, 0), close(devnull);
+    if (out_w >= 0) {
+        dup2(out_w, 1), dup2(out_w, 2);
+        if (out_w > 2)
+            close(out_w);
+    }
+    io->result_fd = child_move(r, 3);
+    io->cmd_fd = child_move(c, 4);
+    child_close_from(5);
+}
+
+static void child_close_pair(int p[2])
+{
+    if (p[0] >= 0)
+        close(p[0]);
+    if (p[1] >= 0)
+        close(p[1]);
+}
+
+int child_start(struct child *c, const struct child_opts *o, void (*body)(void *arg, const struct child_io *io),
+                void *arg, struct hb_err *err)
+{
+    int res[2] = {-1, -1}, cmd[2] = {-1, -1}, out[2] = {-1, -1};
+    c->pid = -1, c->fd = c->cmd_fd = c->out_fd = -1;
+    if (pipe(res) || (o->commands && pipe(cmd)) || (o->capture && pipe(out))) {
         err_set(err, "pipe: %s", strerror(errno));
+        child_close_pair(res), child_close_pair(cmd), child_close_pair(out);
         return -1;
     }
     pid_t parent = getpid();
@@ -31,27 +102,52 @@ int child_spawn(struct child *c, void (*body)(void *arg, int fd), void *arg, str
     pid_t pid = fork();
     if (pid < 0) {
         err_set(err, "fork: %s", strerror(errno));
-        close(fds[0]), close(fds[1]);
+        child_close_pair(res), child_close_pair(cmd), child_close_pair(out);
         return -1;
     }
     if (pid == 0) {
-        close(fds[0]);
-        /* Own group, so one kill reaches what a kernel or a compiler forks; the group dies
-         * with the parent (checked again in case the parent died before prctl). */
-        setpgid(0, 0);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, child_on_parent_death);
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (getppid() != parent)
-            kill(0, SIGKILL);
-        body(arg, fds[1]);
+        close(res[0]);
+        if (cmd[1] >= 0)
+            close(cmd[1]);
+        if (out[0] >= 0)
+            close(out[0]);
+        struct child_io io = {res[1], cmd[0]};
+        child_setup(parent, out[1], &io);
+        body(arg, &io);
         _exit(0);
     }
     /* Also from this side: the group must exist before a kill is sent to it. */
     setpgid(pid, pid);
-    close(fds[1]);
-    c->pid = pid, c->fd = fds[0];
+    close(res[1]);
+    if (cmd[0] >= 0)
+        close(cmd[0]);
+    if (out[1] >= 0)
+        close(out[1]);
+    /* The parent's ends stay out of later children and exec'd tools. */
+    int ends[3] = {res[0], cmd[1], out[0]};
+    for (int i = 0; i < 3; i++)
+        if (ends[i] >= 0)
+            fcntl(ends[i], F_SETFD, FD_CLOEXEC);
+    c->pid = pid, c->fd = res[0], c->cmd_fd = cmd[1], c->out_fd = out[0];
     return 0;
+}
+
+struct child_plain {
+    void (*body)(void *arg, int fd);
+    void *arg;
+};
+
+static void child_plain_body(void *arg, const struct child_io *io)
+{
+    struct child_plain *p = arg;
+    p->body(p->arg, io->result_fd);
+}
+
+int child_spawn(struct child *c, void (*body)(void *arg, int fd), void *arg, struct hb_err *err)
+{
+    struct child_plain p = {body, arg};
+    struct child_opts o = {0, 0};
+    return child_start(c, &o, child_plain_body, &p, err);
 }
 
 int child_write(int fd, const void *buf, size_t len)
@@ -80,7 +176,7 @@ int child_read(int fd, void *buf, size_t len, int timeout_ms)
         if (rc == 0)
             return -1;
         ssize_t n = read(fd, p + got, len - got);
-        if (n < 0 && errno == EINTR)
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
         if (n < 0)
             return -2;
@@ -99,11 +195,19 @@ void child_kill(const struct child *c)
     kill(c->pid, SIGKILL);
 }
 
+void child_close_pipes(struct child *c)
+{
+    int *fds[3] = {&c->fd, &c->cmd_fd, &c->out_fd};
+    for (int i = 0; i < 3; i++)
+        if (*fds[i] >= 0) {
+            close(*fds[i]);
+            *fds[i] = -1;
+        }
+}
+
 int child_reap(struct child *c)
 {
-    if (c->fd >= 0)
-        close(c->fd);
-    c->fd = -1;
+    child_close_pipes(c);
     int status = 0;
     if (c->pid > 0) {
         while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)

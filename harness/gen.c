@@ -56,25 +56,36 @@ static float wideint_odd(uint64_t *s, int bits)
     return (float)((r & 1) ? -v : v);
 }
 
+/* What every wideint value of one fill shares, worked out once per fill, not per element. */
+struct wideint_shape {
+    int gemm, bits; /* reduce: odd integers of `bits` bits */
+    int amp;        /* gemm B: halves j/2 with |j| <= amp, on every stride-th row */
+    long stride;
+};
+
+static struct wideint_shape wideint_shape(const struct hb_case *c, long len)
+{
+    struct wideint_shape w = {op_is_gemm(c->op), 1, 0, 1};
+    while (w.bits < 24 && len * ((1L << (w.bits + 1)) - 1) <= (1L << 24) - 1)
+        w.bits++;
+    w.amp = gen_wideint_amplitude(len, &w.stride);
+    return w;
+}
+
 /* gemm: A (stream 0) odd integers of 12 bits, 2049..4095, so a TF32 (11-bit) or bf16
  * (8-bit) copy differs in every element; B (stream 1) halves j/2, |j| <= amplitude, on
  * every stride-th row of K and zero elsewhere, so at most 4097 terms per output are
  * nonzero and every sum is exact. reduce: odd integers as wide as len terms allow. */
-static float wideint_value(uint64_t *s, const struct hb_case *c, long len, int stream, size_t i)
+static float wideint_value(uint64_t *s, const struct hb_case *c, const struct wideint_shape *w, int stream,
+                           size_t i)
 {
-    if (!op_is_gemm(c->op)) {
-        int bits = 1;
-        while (bits < 24 && len * ((1L << (bits + 1)) - 1) <= (1L << 24) - 1)
-            bits++;
-        return wideint_odd(s, bits);
-    }
+    if (!w->gemm)
+        return wideint_odd(s, w->bits);
     if (stream == 0)
         return wideint_odd(s, 12); /* at most WIDEINT_TOP */
-    long stride;
-    int amp = gen_wideint_amplitude(len, &stride);
-    float v = (float)((long)(splitmix64(s) % (uint64_t)(2 * amp + 1)) - amp) * 0.5f;
+    float v = (float)((long)(splitmix64(s) % (uint64_t)(2 * w->amp + 1)) - w->amp) * 0.5f;
     long row = c->N > 0 ? (long)(i / (size_t)c->N) : 0;
-    return row % stride ? 0.0f : v;
+    return row % w->stride ? 0.0f : v;
 }
 
 void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int stream)
@@ -82,10 +93,11 @@ void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int strea
     uint64_t s = c->seed * 0x2545f4914f6cdd1dull + (uint64_t)stream * 0x9e3779b97f4a7c15ull + 1;
     len = len < 1 ? 1 : len;
     int amp = gen_exact_amplitude(len, op_is_gemm(c->op) ? 2 : 1);
+    struct wideint_shape w = wideint_shape(c, len);
     for (size_t i = 0; i < n; i++) {
         switch (c->dist) {
         case DIST_WIDEINT:
-            out[i] = wideint_value(&s, c, len, stream, i);
+            out[i] = wideint_value(&s, c, &w, stream, i);
             break;
         case DIST_EXACT:
             out[i] = (float)((long)(splitmix64(&s) % (uint64_t)(2 * amp + 1)) - amp) * 0.5f;

@@ -63,25 +63,19 @@ int run_list(const struct run_opts *o, struct hb_err *err)
     return EXIT_OK;
 }
 
-/* Prints the ids of one device's groups at one width; returns how many. */
-static int list_width(struct run_ctx *cx, const struct probe *p, int slot, int dv, int w)
+/* Prints the ids of every case of every group that would run; returns how many. */
+static int list_groups(const struct group *groups, int n, const struct run_ctx *cx)
 {
     int listed = 0;
-    for (int k = -1; k < cx->kernels.n; k++) {
-        struct group g;
-        enum plan_group what = plan_group_at(cx, p, slot, dv, w, k, &g);
-        if (what != PLAN_GROUP) {
-            free(g.cases);
-            continue;
-        }
-        for (int i = 0; i < g.n_cases; i++) {
+    for (int i = 0; i < n; i++) {
+        const struct group *g = &groups[i];
+        for (int c = 0; c < g->n_cases; c++) {
             char id[512];
-            sel_format(id, sizeof id, p->name, dv, g.width.width, g.k ? g.k->lang : "vendor",
-                       g.k ? g.k->name : p->vendor, cx->data[g.cases[i]].c->name);
+            sel_format(id, sizeof id, g->p->name, g->device, g->width.width, g->k ? g->k->lang : "vendor",
+                       g->k ? g->k->name : g->p->vendor, cx->data[g->cases[c]].c->name);
             puts(id);
         }
-        listed += g.n_cases;
-        free(g.cases);
+        listed += g->n_cases;
     }
     return listed;
 }
@@ -97,11 +91,10 @@ int run_list_ids(const struct run_opts *o, struct hb_err *err)
         code = no_device ? EXIT_NO_DEVICE : EXIT_USAGE;
     if (code < 0) {
         plan_select_cases(&cx, NULL, probes, n_probes);
-        for (int b = 0; b < n_probes; b++)
-            for (int dv = 0; dv < probes[b].count; dv++)
-                for (int w = 0; w < probes[b].dev[dv].n_widths; w++)
-                    if (plan_width_runs(o, &probes[b], dv, w))
-                        listed += list_width(&cx, &probes[b], b, dv, w);
+        struct group *groups;
+        int n_groups = plan_groups(&cx, probes, n_probes, &groups);
+        listed = list_groups(groups, n_groups, &cx);
+        plan_free_groups(groups, n_groups);
         /* As a run that runs nothing, a listing of nothing is no success. */
         if (!listed)
             fprintf(stderr, "harness: nothing would run (no kernel, case and device matched)\n");

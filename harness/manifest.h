@@ -9,6 +9,8 @@
 #include "verdict.h"
 
 #define KERN_MAX_WIDTHS 8
+/* The longest kernel name a result row holds (struct rep_result.kernel). */
+#define KERN_MAX_NAME 63
 
 /* One grid dimension: a constant, or ceil(VAR / div) with VAR one of M N K n. */
 struct kern_grid_term {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "manifest.h"
@@ -339,6 +340,13 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
                 strerror(errno));
         return -1;
     }
+    /* A compiler handed a folder says "No such file", and one handed /dev/zero reads forever. */
+    struct stat st;
+    if (stat(k->source, &st) == 0 && !S_ISREG(st.st_mode)) {
+        err_set(err, "%s:%d: kernel [%s]: source %s is %s, not a source file", path, s->line[key_index("source")],
+                k->name, k->source, S_ISDIR(st.st_mode) ? "a folder" : "a device, pipe or socket");
+        return -1;
+    }
     return 0;
 }
 
@@ -356,6 +364,11 @@ static int start_kernel(char *t, struct kern_set *set, struct kern_desc **k, str
     free(s->later[0]), free(s->later[1]);
     memset(s, 0, sizeof *s);
     *close = 0;
+    /* Rows and baselines hold a kernel's name in 63 bytes: a longer one would be cut. */
+    if (strlen(t + 1) > KERN_MAX_NAME) {
+        err_set(err, "%s:%d: kernel name [%.40s...] is longer than %d bytes", path, line, t + 1, KERN_MAX_NAME);
+        return -1;
+    }
     for (int i = 0; i < set->n; i++)
         if (!strcmp(set->k[i].name, t + 1) && !strcmp(set->k[i].file, path)) {
             err_set(err, "%s:%d: kernel [%s] is already defined at line %d", path, line, t + 1, set->k[i].line);

@@ -19,11 +19,13 @@ static FILE *open_output(const char *path, struct hb_err *err)
 
 int out_prepare(struct out_opts *o, struct hb_err *err)
 {
-    if (o->html && !(o->html_f = open_output(o->html, err)))
-        return -1;
-    if (o->record && !(o->record_f = open_output(o->record, err)))
-        return out_release(o), -1;
+    /* The baseline is read before any output is opened: a record written over the baseline it
+     * is compared with must not empty it first. */
     if (o->compare && !(o->baseline = base_load(o->compare, err)))
+        return -1;
+    if (o->html && !(o->html_f = open_output(o->html, err)))
+        return out_release(o), -1;
+    if (o->record && !(o->record_f = open_output(o->record, err)))
         return out_release(o), -1;
     return 0;
 }

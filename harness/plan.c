@@ -1,8 +1,11 @@
-/* plan.c: choosing what a conformance run runs. Reads the manifests, the case catalogue and
- * the known-bug list; probes the selected backends (in child processes); marks the cases the
- * selected kernels (and shard) use, checks they fit the host and the devices, and makes their
- * references once. Runs nothing on a device. */
+/* plan.c: what a conformance run runs. Reads the manifests, cases and known bugs; probes the
+ * backends (in child processes); marks the cases the selected kernels and shard use, checks
+ * they fit host and devices, makes their references once (on several threads, before any
+ * worker is forked, so all share them copy-on-write) and lists the groups with their estimated
+ * work. Runs nothing on a device. */
 #include <fnmatch.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +92,24 @@ static char *plan_cases_path(const struct run_opts *o, struct hb_err *err)
     return path_join(path_root_dir(), rel);
 }
 
+/* Rows, reports and baselines know a kernel by language and name: two kernels of one name
+ * from different manifests (a user's sgemm_naive beside the shipped one) would merge into
+ * one row and one baseline key, so that is an error that names both. */
+static int plan_unique_names(const struct kern_set *ks, struct hb_err *err)
+{
+    for (int i = 0; i < ks->n; i++)
+        for (int j = 0; j < i; j++) {
+            const struct kern_desc *a = &ks->k[j], *b = &ks->k[i];
+            if (strcmp(a->name, b->name) || strcmp(a->lang, b->lang))
+                continue;
+            err_set(err, "%s:%d: kernel [%s] (%s) has the name of the kernel at %s:%d: rename one (results and "
+                         "baselines know kernels by language and name), or run only yours with --only-manifest",
+                    b->file, b->line, b->name, b->lang, a->file, a->line);
+            return -1;
+        }
+    return 0;
+}
+
 int plan_load(struct run_ctx *cx, struct hb_err *err)
 {
     const struct run_opts *o = cx->o;
@@ -106,6 +127,8 @@ int plan_load(struct run_ctx *cx, struct hb_err *err)
         for (int k = before; k < cx->kernels.n; k++)
             cx->kernels.k[k].user = 1;
     }
+    if (plan_unique_names(&cx->kernels, err))
+        return -1;
     char *cases_path = plan_cases_path(o, err);
     if (!cases_path)
         return -1;
@@ -221,25 +244,61 @@ int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const st
     return selected;
 }
 
-void plan_prepare(struct run_ctx *cx)
+/* Work of one case in arbitrary units: its multiply-adds or elements, its data, and a fixed
+ * part for what every case costs (uploads, checks, a row). Only the order matters. */
+static double plan_case_cost(const struct hb_case *c)
 {
-    for (int i = 0; i < cx->cases.n; i++)
-        if (cx->data[i].used)
-            op_prepare(&cx->data[i], &cx->kernels);
+    double fixed = 1e5;
+    if (!op_is_gemm(c->op))
+        return fixed + (double)c->n;
+    return fixed + (double)c->M * c->N * c->K + (double)c->M * c->K + (double)c->K * c->N + (double)c->M * c->N;
 }
 
-void plan_group_cases(const struct run_ctx *cx, struct group *g)
+/* What a second of waiting and a worker's restart weigh against a case's multiply-adds, for
+ * the order only: about what a fast device does in that time. */
+#define PLAN_COST_PER_SECOND 1e11
+#define PLAN_COST_PER_RESTART 3e10
+
+struct plan_pool {
+    struct run_ctx *cx;
+    int *order, n;
+    atomic_int next;
+};
+
+static void *plan_prepare_thread(void *arg)
 {
-    g->cases = xcalloc((size_t)cx->cases.n + 1, sizeof *g->cases);
-    g->n_cases = 0;
-    struct sel_key key = {g->p->name, g->device, g->p->dev[g->device].name, g->width.width,
-                          g->k ? g->k->lang : "vendor", g->k ? g->k->name : g->p->vendor, NULL};
-    for (int i = 0; i < cx->cases.n; i++) {
-        const struct case_data *d = &cx->data[i];
-        key.case_name = d->c->name;
-        if (d->used && (g->k ? kern_runs_case(g->k, d->c) : d->c->op == OP_SGEMM) && sel_match(&cx->o->ids, &key))
-            g->cases[g->n_cases++] = i;
-    }
+    struct plan_pool *p = arg;
+    for (int i; (i = atomic_fetch_add(&p->next, 1)) < p->n;)
+        op_prepare(&p->cx->data[p->order[i]], &p->cx->kernels);
+    return NULL;
+}
+
+static int plan_by_cost(const void *a, const void *b, void *cx)
+{
+    const struct case_data *data = ((struct run_ctx *)cx)->data;
+    double x = plan_case_cost(data[*(const int *)a].c), y = plan_case_cost(data[*(const int *)b].c);
+    return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
+}
+
+void plan_prepare(struct run_ctx *cx, int jobs)
+{
+    struct plan_pool pool = {cx, xcalloc((size_t)cx->cases.n + 1, sizeof(int)), 0, 0};
+    for (int i = 0; i < cx->cases.n; i++)
+        if (cx->data[i].used)
+            pool.order[pool.n++] = i;
+    /* Largest first, so no thread is left with a big case at the end. */
+    qsort_r(pool.order, (size_t)pool.n, sizeof *pool.order, plan_by_cost, cx);
+    pthread_t threads[64];
+    int started = 0;
+    /* OpenBLAS keeps its own thread count: its float sgemm (the reference for ULP figures)
+     * splits long sums by thread, so one thread per call would change those figures. */
+    for (; started < jobs - 1 && started < 64 && started < pool.n - 1; started++)
+        if (pthread_create(&threads[started], NULL, plan_prepare_thread, &pool))
+            break;
+    plan_prepare_thread(&pool);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    free(pool.order);
 }
 
 int plan_width_runs(const struct run_opts *o, const struct probe *p, int dv, int w)
@@ -248,29 +307,8 @@ int plan_width_runs(const struct run_opts *o, const struct probe *p, int dv, int
     return (o->device < 0 || o->device == dv) && plan_width_selected(o, key.width) && sel_match(&o->ids, &key);
 }
 
-enum plan_group plan_group_at(const struct run_ctx *cx, const struct probe *p, int slot, int dv, int w, int k,
-                              struct group *g)
-{
-    const struct run_opts *o = cx->o;
-    *g = (struct group){p, slot, dv, p->dev[dv].widths[w], NULL, NULL, 0};
-    if (k >= 0) {
-        g->k = &cx->kernels.k[k];
-        if (!plan_lang_listed(p->langs, g->k->lang) || !plan_kernel_selected(o, g->k->lang, g->k->name))
-            return PLAN_NO_GROUP;
-    } else if (!p->vendor[0] || o->sanitize || !plan_kernel_selected(o, "vendor", p->vendor)) {
-        return PLAN_NO_GROUP;
-    }
-    /* A group with no selected case is none, not even a SKIP row. */
-    plan_group_cases(cx, g);
-    if (!g->n_cases) {
-        free(g->cases);
-        g->cases = NULL;
-        return PLAN_NO_GROUP;
-    }
-    return g->k && g->k->needs_racecheck && !plan_race_detector(o) ? PLAN_NEEDS_RACECHECK : PLAN_GROUP;
-}
-
-/* Bytes of one case's buffers, without guards. */
+/* Bytes of one case's buffers, without guards (plan_check_memory) or with them (a group's
+ * largest case, which the scheduler fits on the device). */
 static double plan_case_bytes(const struct hb_case *c)
 {
     if (!op_is_gemm(c->op))
@@ -278,6 +316,8 @@ static double plan_case_bytes(const struct hb_case *c)
     return 4.0 * ((double)c->M * (c->lda > c->K ? c->lda : c->K) + (double)c->K * (c->ldb > c->N ? c->ldb : c->N) +
                   (double)c->M * (c->ldc > c->N ? c->ldc : c->N));
 }
+
+#define PLAN_HOST_FACTOR 11.0
 
 int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err)
 {
@@ -288,10 +328,12 @@ int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int 
             continue;
         const struct hb_case *c = d->c;
         double bytes = plan_case_bytes(c);
-        /* The host holds inputs, float and float64 references and gauges: about 6x. */
-        if (host > 0 && 6.0 * bytes > host) {
+        /* The host holds inputs, float and float64 references, gauges and their temporaries,
+         * and a worker's images of every buffer: measured at 8.5x the buffers (uniform data) to
+         * 10.8x (subnormals, which add the flush figures). */
+        if (host > 0 && PLAN_HOST_FACTOR * bytes > host) {
             err_set(err, "%s:%d: case %s needs about %.1f GiB of host memory for its references; this host has %.1f GiB",
-                    c->file, c->line, c->name, 6.0 * bytes / 1073741824.0, host / 1073741824.0);
+                    c->file, c->line, c->name, PLAN_HOST_FACTOR * bytes / 1073741824.0, host / 1073741824.0);
             return -1;
         }
         for (int b = 0; b < n_probes; b++)
@@ -305,4 +347,102 @@ int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int 
             }
     }
     return 0;
+}
+
+void plan_group_cases(const struct run_ctx *cx, struct group *g)
+{
+    g->cases = xcalloc((size_t)cx->cases.n + 1, sizeof *g->cases);
+    g->n_cases = 0;
+    g->cost = g->bytes = 0;
+    struct sel_key key = {g->p->name, g->device, g->p->dev[g->device].name, g->width.width,
+                          g->k ? g->k->lang : "vendor", g->k ? g->k->name : g->p->vendor, NULL};
+    for (int i = 0; i < cx->cases.n; i++) {
+        const struct case_data *d = &cx->data[i];
+        key.case_name = d->c->name;
+        if (!d->used || !(g->k ? kern_runs_case(g->k, d->c) : d->c->op == OP_SGEMM) || !sel_match(&cx->o->ids, &key))
+            continue;
+        g->cases[g->n_cases++] = i;
+        g->cost += plan_case_cost(d->c);
+        double bytes = plan_case_bytes(d->c) + 6.0 * GRD_BYTES;
+        if (bytes > g->bytes)
+            g->bytes = bytes;
+    }
+    /* A canary that hangs waits out its timeout, and one that crashes or breaks its context
+     * needs a fresh worker (a new device context) for each case, one after another: start
+     * them first, or they end the run alone. */
+    unsigned expect = g->k ? g->k->expect : 0;
+    if (expect & CLS_TIMEOUT)
+        g->cost += PLAN_COST_PER_SECOND * (double)(g->k->timeout_s ? g->k->timeout_s : (long)cx->o->timeout_s);
+    if (expect & (CLS_CRASH | CLS_API))
+        g->cost += PLAN_COST_PER_RESTART * g->n_cases;
+}
+
+/* The groups of one device at one width: the vendor library first (a second oracle), then
+ * the kernels in manifest order. A kernel only a race detector judges, in a run without one,
+ * is a group without cases that says so. */
+static void plan_width_groups(struct run_ctx *cx, const struct group *proto, struct group **out, int *n, int *cap)
+{
+    const struct run_opts *o = cx->o;
+    const struct probe *p = proto->p;
+    int first = 1;
+    for (int k = -1; k < cx->kernels.n; k++) {
+        struct group g = *proto;
+        if (k >= 0) {
+            g.k = &cx->kernels.k[k];
+            if (!plan_lang_listed(p->langs, g.k->lang) || !plan_kernel_selected(o, g.k->lang, g.k->name))
+                continue;
+        } else if (!p->vendor[0] || o->sanitize || !plan_kernel_selected(o, "vendor", p->vendor)) {
+            continue;
+        }
+        /* A group with no selected case is none, not even a SKIP row; a kernel only a race
+         * detector judges, in a run without one, keeps no case and says so. */
+        plan_group_cases(cx, &g);
+        if (!g.n_cases) {
+            free(g.cases);
+            continue;
+        }
+        g.skip_racecheck = g.k && g.k->needs_racecheck && !plan_race_detector(o);
+        if (g.skip_racecheck)
+            g.n_cases = 0;
+        if (*n == *cap) {
+            *cap = *cap ? 2 * *cap : 64;
+            struct group *grown = realloc(*out, (size_t)*cap * sizeof *grown);
+            if (!grown) {
+                fprintf(stderr, "harness: out of memory\n");
+                exit(EXIT_USAGE);
+            }
+            *out = grown;
+        }
+        g.ordinal = *n, g.first_of_width = first;
+        first = 0;
+        (*out)[(*n)++] = g;
+    }
+}
+
+int plan_groups(struct run_ctx *cx, const struct probe *probes, int n_probes, struct group **out)
+{
+    const struct run_opts *o = cx->o;
+    int n = 0, cap = 0, key = 0;
+    *out = NULL;
+    for (int b = 0; b < n_probes; b++) {
+        const struct probe *p = &probes[b];
+        for (int dv = 0; dv < p->count; dv++)
+            for (int w = 0; w < p->dev[dv].n_widths; w++) {
+                if (!plan_width_runs(o, p, dv, w))
+                    continue;
+                struct group proto;
+                memset(&proto, 0, sizeof proto);
+                proto.p = p, proto.slot = b, proto.device = dv, proto.width = p->dev[dv].widths[w];
+                proto.key = key++;
+                plan_width_groups(cx, &proto, out, &n, &cap);
+            }
+    }
+    return n;
+}
+
+void plan_free_groups(struct group *groups, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(groups[i].cases);
+    free(groups);
 }

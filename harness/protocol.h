@@ -1,24 +1,51 @@
-/* protocol.h: what a group's child tells its parent over the result pipe. BEGIN comes
- * before each case (so a crash is pinned to its case), RESULT after it, GROUP for a row about
- * the whole group (SKIP, an open or load ERROR). Records are fixed-size and the parent checks
- * every field of every one before using it: the child runs the kernel's native code in its
- * own address space and may hand back anything. */
+/* protocol.h: what a worker tells its parent over the result pipe (BEGIN before each case, so
+ * a crash is pinned to it; RESULT after it; GROUP, a row about the whole group; DONE) and what
+ * the parent sends over the command pipe (a group to run). Records are fixed-size and the
+ * parent checks every field of every one before using it: the child runs the kernel's native
+ * code in its own address space and may hand back anything. */
 #ifndef HB_PROTOCOL_H
 #define HB_PROTOCOL_H
 
 #include "report.h"
 
-enum msg_type { MSG_BEGIN = 1, MSG_RESULT, MSG_GROUP };
+enum msg_type { MSG_BEGIN = 1, MSG_RESULT, MSG_GROUP, MSG_DONE };
+
+/* Child-side time since the worker's previous message, by phase (ms): where the harness's own
+ * time goes (run.c prints the sums). */
+enum msg_phase {
+    PH_START,    /* fork to the first instruction of the child */
+    PH_OPEN,     /* loading the backend and opening the device */
+    PH_LOAD,     /* loading (compiling) the kernel */
+    PH_INIT,     /* host images: guard bands, poison, inputs */
+    PH_ALLOC,    /* device buffers */
+    PH_UPLOAD,
+    PH_LAUNCH,   /* launch calls, device time included */
+    PH_DOWNLOAD,
+    PH_CHECK,    /* guards, inputs, padding, repeat equality */
+    PH_COMPARE,  /* the op's comparison with the references */
+    PH_RELEASE,
+    PH_COUNT
+};
 
 struct msg {
     int type;
-    int index; /* position in the group's case list */
+    int group;  /* the group's ordinal in the run */
+    int index;  /* position in the group's case list (BEGIN, RESULT) */
     struct rep_result r;
+    double phase_ms[PH_COUNT];
+    double device_ms; /* RESULT: device time of every launch (r.kernel_ms is the fastest one's) */
 };
 
+/* What the parent sends a worker: run group `group` from case `start` on. */
+struct msg_cmd {
+    int group, start;
+};
+
+const char *msg_phase_name(enum msg_phase p);
+
 int msg_send(int fd, const struct msg *m);
-/* Reads one message: 1 read and valid, 0 end of stream, -1 timeout, -2 error or signal,
- * -3 a malformed message (why in err). n_cases bounds BEGIN and RESULT indices. */
-int msg_recv(int fd, struct msg *m, int timeout_ms, int n_cases, struct hb_err *err);
+/* Checks a message as read from a child: 1 valid, 0 not (why in err). It must belong to
+ * `group` (of n_cases cases); string fields are terminated in place. */
+int msg_valid(struct msg *m, int group, int n_cases, struct hb_err *err);
 
 #endif

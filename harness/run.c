@@ -1,13 +1,17 @@
 /* run.c: plans and runs a conformance pass. Nothing API-related happens in this process: a
- * probe child lists each backend's devices, and each (backend, device, width, kernel) group
- * runs in children (supervise.c) that stream results back; a child that dies or hangs costs
- * one ERROR row for the case in flight. References are made here once per case before any
- * child is forked (plan.c), so every kernel, backend and width shares them. */
+ * probe child lists each backend's devices, and the (backend, device, width, kernel) groups
+ * run in worker children, several at once (sched.c), that stream results back; a child that
+ * dies or hangs costs one ERROR row for the case in flight. References are made here once per
+ * case before any child is forked (plan.c), so every kernel, backend and width shares them. */
+#include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "jsonl.h"
 #include "outputs.h"
 #include "runner.h"
 
@@ -65,14 +69,67 @@ void run_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_
     fflush(stdout);
 }
 
-static void on_signal(int sig) { sup_interrupted = sig; }
+/* Before the first group nothing is worth finishing: a signal says so and exits at once
+ * (the reports already hold only this run's header; the JSON gets its end record from a
+ * buffer made in advance, as a handler may only write(2)); afterwards it stops the run,
+ * which writes what came. */
+static volatile sig_atomic_t run_started;
+static int early_json_fd = -1;
+static char early_json_end[96];
+
+static void on_signal(int sig)
+{
+    if (run_started) {
+        sup_interrupted = sig;
+        return;
+    }
+    char msg[] = "\nharness: interrupted by signal NN before the first result: the reports hold none\n";
+    char *nn = strstr(msg, "NN");
+    nn[0] = (char)('0' + sig / 10 % 10), nn[1] = (char)('0' + sig % 10);
+    if (early_json_fd >= 0 && write(early_json_fd, early_json_end, strlen(early_json_end)) < 0)
+        _exit(128 + sig);
+    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
+        _exit(128 + sig);
+    _exit(128 + sig);
+}
+
+static void run_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* One per core this process may run on. */
+static int run_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
 
 static void print_timing(struct run_ctx *cx, const struct probe *probes, int n_probes, double ref_ms, double total_ms)
 {
-    double harness_ms = total_ms - ref_ms - cx->kernel_ms;
-    printf("Where the time went: %.1f s in all; references (OpenBLAS, float64) %.1f s; kernels on the "
-           "device %.1f s; harness (data movement, checks, process starts) %.1f s\n",
-           total_ms / 1e3, ref_ms / 1e3, cx->kernel_ms / 1e3, harness_ms / 1e3);
+    /* Kernel time is every launch's, the repeats (the determinism check) included. Summed over
+     * workers running at once it can exceed the wall clock: it is scaled by the wall time the
+     * workers had per second of their summed lives. */
+    double groups_ms = total_ms - ref_ms, scale = 1;
+    if (cx->busy_ms > groups_ms && groups_ms > 0)
+        scale = groups_ms / cx->busy_ms;
+    double kernel_ms = cx->device_ms * scale, harness_ms = total_ms - ref_ms - kernel_ms;
+    printf("Where the time went: %.1f s in all (%d jobs, %.1f busy on average); references (OpenBLAS, float64) "
+           "%.1f s; kernels on the device %.1f s (every launch, hangs until killed; first launches %.1f s); harness (data movement, "
+           "checks, process starts) %.1f s (%.0f%%)\n",
+           total_ms / 1e3, cx->jobs, groups_ms > 0 ? cx->busy_ms / groups_ms : 0, ref_ms / 1e3, kernel_ms / 1e3,
+           cx->kernel_ms * scale / 1e3, harness_ms / 1e3, total_ms > 0 ? 100 * harness_ms / total_ms : 0);
+    printf("Harness time by phase, summed over workers:");
+    for (int p = 0; p < PH_COUNT; p++)
+        printf("%s %s %.1f s", p ? ";" : "", msg_phase_name((enum msg_phase)p), cx->phase_ms[p] / 1e3);
+    printf("; reports %.1f s\n", cx->report_ms / 1e3);
     for (int i = 0; i < n_probes; i++)
         if (!strcmp(probes[i].name, "sim") && cx->kernel_ms_by_backend[i] > 0)
             printf("Emulator: %.3g emulated threads per second (%llu threads in %.1f s of launches)\n",
@@ -80,82 +137,83 @@ static void print_timing(struct run_ctx *cx, const struct probe *probes, int n_p
                    (unsigned long long)cx->threads_by_backend[i], cx->kernel_ms_by_backend[i] / 1e3);
 }
 
-/* A kernel that only a race detector judges, in a run without one: a SKIP row saying so. */
-static void run_skip_racecheck(struct run_ctx *cx, const struct group *g)
+/* A --device or --width that no probed device has is a mistake on the command line (exit 2
+ * with what there is), not a run in which nothing happened to match. */
+static int run_check_selection(const struct run_opts *o, const struct probe *probes, int n, struct hb_err *err)
 {
-    struct rep_result r;
-    run_fill_identity(&r, g);
-    r.group_row = 1;
-    snprintf(r.case_name, sizeof r.case_name, "*");
-    r.verdict = V_SKIP;
-    snprintf(r.why, sizeof r.why, "needs a race detector: run with --sanitize racecheck");
-    run_add_result(cx, &r, g->slot);
-}
-
-/* The groups of one device at one width: the vendor library first (a second oracle), then
- * the kernels in manifest order. */
-static void run_width(struct run_ctx *cx, const struct probe *p, int slot, int dv, int w)
-{
-    printf("%s: %s (%s), width %d\n", p->name, p->dev[dv].name, p->dev[dv].driver, p->dev[dv].widths[w].width);
-    for (int k = -1; k < cx->kernels.n && !sup_interrupted; k++) {
-        struct group g;
-        enum plan_group what = plan_group_at(cx, p, slot, dv, w, k, &g);
-        if (what == PLAN_NEEDS_RACECHECK)
-            run_skip_racecheck(cx, &g);
-        if (what == PLAN_GROUP)
-            sup_run_group(cx, &g);
-        free(g.cases);
+    char have[512] = "";
+    int any = 0, device_found = o->device < 0;
+    for (int b = 0; b < n; b++) {
+        any |= probes[b].count > 0;
+        device_found |= probes[b].count > o->device;
+        snprintf(have + strlen(have), sizeof have - strlen(have), "%s%.15s: %d device(s)", b ? "; " : "",
+                 probes[b].name, probes[b].count > 0 ? probes[b].count : 0);
     }
-}
-
-static void run_groups(struct run_ctx *cx, const struct probe *probes, int n_probes)
-{
-    const struct run_opts *o = cx->o;
-    for (int b = 0; b < n_probes && !sup_interrupted; b++) {
-        const struct probe *p = &probes[b];
-        for (int dv = 0; dv < p->count && !sup_interrupted; dv++)
-            for (int w = 0; w < p->dev[dv].n_widths && !sup_interrupted; w++)
-                if (plan_width_runs(o, p, dv, w))
-                    run_width(cx, p, b, dv, w);
+    if (any && !device_found)
+        return err_set(err, "--device %d: no selected backend has that device (%s)", o->device, have), -1;
+    for (int i = 0; any && i < o->n_widths; i++) {
+        int found = 0;
+        have[0] = 0;
+        for (int b = 0; b < n; b++)
+            for (int d = 0; d < probes[b].count; d++)
+                for (int w = 0; (o->device < 0 || o->device == d) && w < probes[b].dev[d].n_widths; w++) {
+                    found |= probes[b].dev[d].widths[w].width == o->widths[i];
+                    snprintf(have + strlen(have), sizeof have - strlen(have),  " %.15s:%d", probes[b].name,
+                             probes[b].dev[d].widths[w].width);
+                }
+        if (!found)
+            return err_set(err, "--width %d: no selected device runs that width (there are:%s)", o->widths[i], have),
+                   -1;
     }
+    return 0;
 }
 
-/* Everything before the first group: probes, case selection, memory check, report files
- * and after-run outputs, references. Returns an exit code, or -1 to go on. */
+/* Everything before the first group: reports and after-run outputs (opened, so a previous
+ * run's never look current, and checked before anything takes time), probes, case selection,
+ * memory check, references. Returns an exit code, or -1 to go on. */
 static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, double *ref_ms, struct hb_err *err)
 {
     const struct run_opts *o = cx->o;
-    int no_device;
-    *n_probes = plan_probe(o, probes, err, &no_device);
-    if (*n_probes < 0)
-        return no_device ? EXIT_NO_DEVICE : EXIT_USAGE;
-    double t_ref = now_ms();
-    int selected_cases = plan_select_cases(cx, NULL, probes, *n_probes);
-    if (plan_check_memory(cx, probes, *n_probes, err))
-        return EXIT_USAGE;
-    /* Every output is opened and the baseline read before the references take their time. */
     struct run_header *h = xcalloc(1, sizeof *h);
     out_header(o, h);
     int bad = out_prepare(&cx->out, err) || rep_open(&cx->sink, o->json, o->junit, h, err);
     free(h);
     if (bad)
         return EXIT_USAGE;
-    plan_prepare(cx);
+    if (cx->sink.json) {
+        FILE *end = fmemopen(early_json_end, sizeof early_json_end, "w");
+        if (end)
+            jsonl_write_end(end, 0, 1), fclose(end);
+        early_json_fd = fileno(cx->sink.json);
+    }
+    int no_device;
+    *n_probes = plan_probe(o, probes, err, &no_device);
+    if (*n_probes < 0)
+        return no_device ? EXIT_NO_DEVICE : EXIT_USAGE;
+    if (run_check_selection(o, probes, *n_probes, err))
+        return EXIT_USAGE;
+    double t_ref = now_ms();
+    int selected_cases = plan_select_cases(cx, NULL, probes, *n_probes);
+    if (plan_check_memory(cx, probes, *n_probes, err))
+        return EXIT_USAGE;
+    plan_prepare(cx, cx->jobs);
     *ref_ms = now_ms() - t_ref;
-    printf("harness: %d cases, %d kernels; references in %.1f s (%s); emulator schedule %s\n", selected_cases,
-           cx->kernels.n, *ref_ms / 1e3, ref_library(), o->schedule);
+    printf("harness: %d cases, %d kernels; references in %.1f s on %d threads (%s); emulator schedule %s\n",
+           selected_cases, cx->kernels.n, *ref_ms / 1e3, cx->jobs, ref_library(), o->schedule);
     return -1;
 }
 
 static int run_finish(struct run_ctx *cx, struct hb_err *err)
 {
-    int code = sup_interrupted || rep_failed(&cx->sink) ? EXIT_FAILURES : EXIT_OK;
-    if (code == EXIT_OK && !rep_ran(&cx->sink) && !cx->o->allow_empty) {
+    int code = rep_failed(&cx->sink) || cx->stopped ? EXIT_FAILURES : EXIT_OK;
+    if (code == EXIT_OK && !rep_ran(&cx->sink) && !cx->o->allow_empty && !sup_interrupted) {
         printf("harness: no case ran (%s): exit %d; --allow-empty accepts that\n",
                cx->sink.n ? "every kernel skipped" : "no kernel, case and device matched", EXIT_NOTHING_RAN);
         code = EXIT_NOTHING_RAN;
     }
-    return out_finish(&cx->out, &cx->sink, code, sup_interrupted != 0, err);
+    code = out_finish(&cx->out, &cx->sink, code, sup_interrupted != 0, err);
+    /* A run cut short by a signal says so in its status, as a shell expects. */
+    return sup_interrupted ? 128 + (int)sup_interrupted : code;
 }
 
 int run_conformance(const struct run_opts *o, struct hb_err *err)
@@ -164,11 +222,15 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     struct run_ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.o = o;
+    cx.jobs = o->jobs > 0 ? o->jobs : run_cores();
     cx.out.html = o->html, cx.out.record = o->record, cx.out.compare = o->compare;
     base_opts_init(&cx.out.base);
     cx.out.base.fail_on_bits = o->fail_on_bits, cx.out.base.allow_new = o->allow_new;
     if (o->perf_pct > 0)
         cx.out.base.perf_pct = o->perf_pct, cx.out.base.fail_on_perf = 1;
+    run_started = 0;
+    early_json_fd = -1;
+    run_catch_signals();
     int code = plan_load(&cx, err) ? EXIT_USAGE : -1;
     if (code < 0 && o->group_child)
         code = wk_sanitized_child(&cx, err);
@@ -178,18 +240,17 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     if (code < 0)
         code = run_start(&cx, probes, &n_probes, &ref_ms, err);
     if (code < 0) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-        run_groups(&cx, probes, n_probes);
+        struct group *groups;
+        int n_groups = plan_groups(&cx, probes, n_probes, &groups);
+        run_started = 1;
+        sched_run(&cx, groups, n_groups);
         if (o->shrink && !sup_interrupted)
             shrink_failures(&cx, probes, n_probes);
         if (sup_interrupted)
             printf("\nharness: interrupted by signal %d: reports hold every result so far\n", (int)sup_interrupted);
         print_timing(&cx, probes, n_probes, ref_ms, now_ms() - t0);
         code = run_finish(&cx, err);
+        plan_free_groups(groups, n_groups);
     }
     out_release(&cx.out);
     rep_close(&cx.sink);

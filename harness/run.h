@@ -33,6 +33,8 @@ struct run_opts {
     const char *known_bugs; /* known-bug list instead of cases/known-bugs */
     const char *schedule;  /* emulator schedule, passed as HB_SIM_SCHEDULE */
     int quiet;             /* only failures while running */
+    int jobs;              /* workers at once (0: one per core) */
+    int maxfail;           /* stop after this many failures (0: never) */
     int shard, shards;     /* run only cases whose ordinal % shards == shard (shards 0: all) */
     int device;            /* only this device index of each backend, -1 for all */
     int devices_all;       /* --devices all: one shard per device, merged */

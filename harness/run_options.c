@@ -125,13 +125,16 @@ static int set_devices(void *d, const char *v, struct hb_err *e)
 
 static int set_shard(void *d, const char *v, struct hb_err *e)
 {
+    /* Strict numbers: sscanf's %d would wrap 99999999999 into some other shard count. */
+    char buf[64];
+    long i = -1, n = 0;
     const char *slash = strchr(v, '/');
-    char first[32];
-    long i, n;
-    if (!slash || (size_t)(slash - v) >= sizeof first)
-        return err_set(e, "expected i/n with 0 <= i < n <= %d", RUN_MAX_SHARDS), -1;
-    snprintf(first, sizeof first, "%.*s", (int)(slash - v), v);
-    if (parse_long(first, &i) || parse_long(slash + 1, &n) || n < 1 || n > RUN_MAX_SHARDS || i < 0 || i >= n)
+    if (slash && (size_t)(slash - v) < sizeof buf) {
+        snprintf(buf, sizeof buf, "%.*s", (int)(slash - v), v);
+        if (parse_long(buf, &i) || parse_long(slash + 1, &n))
+            i = -1;
+    }
+    if (i < 0 || n < 1 || n > RUN_MAX_SHARDS || i >= n)
         return err_set(e, "expected i/n with 0 <= i < n <= %d", RUN_MAX_SHARDS), -1;
     RO(d)->shard = (int)i, RO(d)->shards = (int)n;
     return 0;
@@ -145,6 +148,24 @@ static int set_rerun(void *d, const char *v, struct hb_err *e)
         return err_set(e, "given twice: one earlier run's results at a time"), -1;
     RO(d)->rerun_failed = v;
     return sel_add_failed(&RO(d)->ids, v, e) < 0 ? -1 : 0;
+}
+
+static int set_jobs(void *d, const char *v, struct hb_err *e)
+{
+    long j;
+    return set_long(v, 1, 256, &j, "a number of workers", e) ? -1 : (RO(d)->jobs = (int)j, 0);
+}
+
+static int set_maxfail(void *d, const char *v, struct hb_err *e)
+{
+    long n;
+    return set_long(v, 1, 1000000, &n, "a number of failures", e) ? -1 : (RO(d)->maxfail = (int)n, 0);
+}
+
+static int set_exitfirst(void *d, const char *v, struct hb_err *e)
+{
+    (void)v, (void)e;
+    return RO(d)->maxfail = 1, 0;
 }
 
 static int set_sanitize(void *d, const char *v, struct hb_err *e)
@@ -237,6 +258,10 @@ static const struct cli_opt run_table[] = {
     {"sanitize", 0, "T", set_sanitize, "run each group under compute-sanitizer (memcheck or racecheck)"},
     {"quiet", 'q', NULL, set_quiet, "print only failures, skips and the summary"},
     {"allow-empty", 0, NULL, set_allow_empty, "a run in which no case ran exits 0 (default: exit 4)"},
+    {"jobs", 'j', "N", set_jobs,
+     "groups run in N worker processes at once (default: one per core); reports are those of a serial run"},
+    {"maxfail", 0, "N", set_maxfail, "stop after N failures (FAIL, XPASS, ERROR); the reports say what did not run"},
+    {"exitfirst", 'x', NULL, set_exitfirst, "stop after the first failure (--maxfail 1)"},
     {"group-child", 0, "SPEC", set_group_child, NULL},
     {NULL, 0, NULL, NULL, NULL},
 };

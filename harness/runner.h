@@ -1,6 +1,8 @@
 /* runner.h: what the conformance run's own files share (run.c plans and drives, plan.c
- * chooses, supervise.c watches children, worker.c is the child, testbed.c runs one case,
- * sanitize.c wraps compute-sanitizer, listing.c lists). Not for the rest of the core. */
+ * chooses, sched.c runs groups in parallel workers, supervise.c judges what a worker says
+ * about its group, worker.c is the child, testbed.c runs one case, sanitize.c wraps
+ * compute-sanitizer, progress.c draws the status line, listing.c lists). Not for the rest of
+ * the core. */
 #ifndef HB_RUNNER_H
 #define HB_RUNNER_H
 
@@ -8,12 +10,14 @@
 #include <stdint.h>
 
 #include "case.h"
+#include "child.h"
 #include "known.h"
 #include "loader.h"
 #include "manifest.h"
 #include "op.h"
 #include "outputs.h"
 #include "probe.h"
+#include "protocol.h"
 #include "report.h"
 #include "run.h"
 
@@ -24,14 +28,20 @@ struct run_ctx {
     struct known_set known;
     struct case_data *data; /* one per case, in catalogue order */
     struct rep_sink sink;
-    struct out_opts out;    /* after-run outputs, opened and checked before the run */
-    double kernel_ms, child_ms;
-    int silent;             /* results go to the sink only, not stdout (shrink.c's trials) */
+    struct out_opts out;        /* after-run outputs, opened and checked before the run */
+    double kernel_ms, child_ms; /* sums of the rows' figures (the fastest launch per case) */
+    double device_ms;           /* device time of every launch, repeats and hangs included */
+    int silent;                 /* results go to the sink only, not stdout (shrink.c's trials) */
     uint64_t threads_by_backend[LDR_MAX];
     double kernel_ms_by_backend[LDR_MAX];
+    double phase_ms[PH_COUNT]; /* children's time by phase, summed over all of them */
+    double busy_ms;            /* worker lifetimes, summed: the run's parallel capacity used */
+    double report_ms;          /* the parent writing rows into the reports */
+    int jobs;                  /* workers at once */
+    int stopped;               /* --maxfail reached: nothing more runs */
 };
 
-/* A (backend, device, width, kernel) group: what one child runs. */
+/* A (backend, device, width, kernel) group: what one worker runs at a time. */
 struct group {
     const struct probe *p;
     int slot;   /* index of p among the run's probes, for per-backend figures */
@@ -40,6 +50,46 @@ struct group {
     const struct kern_desc *k; /* NULL: the vendor library */
     int *cases;                /* indices into run_ctx.data */
     int n_cases;
+    int ordinal;               /* place in the serial order, which every output follows */
+    int key;                   /* its (backend, device, width): groups of one key share workers */
+    int first_of_width;        /* print the "backend: device, width" line before it */
+    int skip_racecheck;        /* no cases: a SKIP row saying a race detector is needed */
+    double cost;               /* estimated work, for longest first */
+    double bytes;              /* device bytes of its largest case, guard bands included */
+};
+
+/* A worker child as its parent sees it. */
+struct sup_worker {
+    struct child ch;
+    int key;
+    const struct group *kind; /* a group of its key: its backend, device and width */
+    int group;              /* the group it runs, -1 while idle */
+    int in_flight;          /* case begun without a result, -1 none */
+    double deadline;        /* now_ms() past which it is killed; 0: idle, none */
+    double case_start, born;
+    int progressed;         /* a RESULT for its current group came */
+    int timed_out, killed, exited, eof, status;
+    double eof_at, exited_at;
+    char bad_message[256];  /* a malformed message: not trusted further */
+    unsigned char buf[sizeof(struct msg)]; /* a message being read */
+    size_t have;
+    char out[16384];        /* the tail of its captured stdout and stderr */
+    size_t out_len, dropped;
+    char log[4096];         /* sanitizer log, "" without --sanitize */
+};
+
+/* A group as the parent follows it: its rows wait here until every earlier group's are out. */
+enum { SUP_PENDING, SUP_RUNNING, SUP_FINISHED };
+struct sup_group {
+    struct group *g;
+    int state;
+    int next;               /* first case without a row */
+    int ran, passed, caught, stop;
+    struct rep_result *rows;
+    int n_rows, cap_rows, emitted;
+    int failing;            /* rows that fail the run, for the status line */
+    int restarts;           /* workers lost mid-group: it may need a fresh one per case */
+    double started, ended;
 };
 
 /* plan.c */
@@ -49,17 +99,18 @@ void plan_free(struct run_ctx *cx);
 int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *err, int *no_device);
 /* Marks the cases this run (or shard) uses, all of them or only those `only` runs. */
 int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const struct probe *probes, int n_probes);
-void plan_prepare(struct run_ctx *cx);
+/* Inputs and references of every used case, on `jobs` threads, largest first. */
+void plan_prepare(struct run_ctx *cx, int jobs);
 int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err);
-/* The group's cases: every used case the kernel (or the vendor SGEMM) runs, and --id asked for. */
+/* The group's cases: every used case the kernel (or the vendor SGEMM) runs and --id asked for,
+ * with its cost. */
 void plan_group_cases(const struct run_ctx *cx, struct group *g);
 /* Whether the run uses width w of device dv of p (--device, --width, --id). */
 int plan_width_runs(const struct run_opts *o, const struct probe *p, int dv, int w);
-/* The group of kernel k (-1: the vendor library) at that width, in g with its cases (free
- * g->cases unless PLAN_NO_GROUP), and whether it runs. */
-enum plan_group { PLAN_NO_GROUP, PLAN_GROUP, PLAN_NEEDS_RACECHECK /* a SKIP row: no race detector */ };
-enum plan_group plan_group_at(const struct run_ctx *cx, const struct probe *p, int slot, int dv, int w, int k,
-                              struct group *g);
+/* Every group of the run in serial order (vendor library first on each device and width,
+ * then the kernels in manifest order); returns the count, *out malloc'd. */
+int plan_groups(struct run_ctx *cx, const struct probe *probes, int n_probes, struct group **out);
+void plan_free_groups(struct group *groups, int n);
 int plan_lang_listed(const char *langs, const char *lang);
 int plan_kernel_selected(const struct run_opts *o, const char *lang, const char *name);
 int plan_case_selected(const struct run_opts *o, const char *name);
@@ -77,17 +128,50 @@ void run_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_
  * smallest sizes that still fail the same way, printed with a command that reruns them. */
 void shrink_failures(struct run_ctx *cx, const struct probe *probes, int n_probes);
 
-/* supervise.c: runs one group in child processes until every case has a row. */
-void sup_run_group(struct run_ctx *cx, const struct group *g);
-/* Set by the SIGINT/SIGTERM handler: stop after the child in flight. */
+/* supervise.c: the parent's judgement of what a worker says about its group. */
+void sup_group_init(struct sup_group *s, struct group *g);
+void sup_group_free(struct sup_group *s);
+/* Appends a row to the group's buffer (rows go out in group order, sched.c). */
+void sup_push_row(struct sup_group *s, const struct rep_result *r);
+/* One checked message from the worker running s. */
+void sup_message(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, const struct msg *m);
+/* The worker running s has ended: rows for what it left unfinished. Returns 1 when the group
+ * goes on in a fresh worker from s->next, 0 when it is finished. */
+int sup_worker_lost(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w);
+/* A sanitized worker has ended: the tool's findings in its log become a row. */
+void sup_sanitized_end(struct run_ctx *cx, struct sup_group *s, const char *log);
+/* After the last case: the known-bad group's XPASS row; the group is finished. */
+void sup_group_finish(struct run_ctx *cx, struct sup_group *s);
+/* The case timeout of a group (its kernel's, or the run's). */
+double sup_case_timeout_s(const struct run_ctx *cx, const struct group *g);
+
+/* sched.c: runs every group, up to cx->jobs workers at once, and emits rows in group order. */
+void sched_run(struct run_ctx *cx, struct group *groups, int n_groups);
+/* Set by the SIGINT/SIGTERM handler: stop, keep what arrived. */
 extern volatile sig_atomic_t sup_interrupted;
 
-/* worker.c: the child side of a group; never returns. */
-void wk_group_child(struct run_ctx *cx, const struct group *g, int start, int fd);
+/* worker.c: the child side. */
+struct wk_spawn {
+    const char *sanitize_log; /* run each group under compute-sanitizer, logging here */
+    int one_group;            /* exit after the first group */
+    int open_for;             /* a group whose device to open at once, before any command */
+};
+extern double wk_spawned_at;
+/* Serves groups sent over io->cmd_fd until it closes; never returns. */
+void wk_serve(struct run_ctx *cx, const struct group *groups, int n_groups, const struct wk_spawn *sp,
+              const struct child_io *io);
 /* The far side of san_exec: rebuilds the group named by --group-child and runs it. */
 int wk_sanitized_child(struct run_ctx *cx, struct hb_err *err);
 /* A row about the whole group (SKIP, open ERROR) sent from a child. */
 void wk_send_group_row(int fd, const struct group *g, enum hb_verdict v, unsigned classes, const char *why);
+
+/* progress.c: the status line (a terminal) or a plain line now and then (a log). */
+void prog_start(int quiet, double total_cost, int groups);
+/* Called as rows arrive and groups end; redraws at most a few times a second. */
+void prog_update(int groups_done, double cost_done, long results, long failures);
+/* Clears the status line before other output. */
+void prog_clear(void);
+void prog_end(void);
 
 /* sanitize.c. san_exec replaces a forked child with the sanitized harness; never returns.
  * san_findings reads the tool's summary from its log ("RACECHECK SUMMARY: N hazards",

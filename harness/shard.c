@@ -1,12 +1,19 @@
 /* shard.c: see shard.h. Each shard is this same binary re-run with --shard k/N --device k
  * and its own JSON file; the parent waits for all of them and hands the files to merge,
- * which rebuilds the single JUnit, JSON, HTML and summary. */
+ * which rebuilds the single JUnit, JSON, HTML and summary. A shard dies with the parent; a
+ * SIGINT or SIGTERM to the parent goes to every shard, whose reports (all they had) are
+ * still merged, and the temporary folder goes in every case. */
 #include "shard.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loader.h"
@@ -16,6 +23,12 @@
 #include "util.h"
 
 #define SHARD_MAX MAX_DEVICES
+/* After passing a signal on, how long the shards have to write their reports and exit. */
+#define SHARD_GRACE_S 10
+
+static volatile sig_atomic_t shard_signal;
+
+static void shard_on_signal(int sig) { shard_signal = sig; }
 
 /* Whether argv[i] is one of the options a shard must not inherit (reports are the merge's,
  * --devices is this very split); *skip says whether its value is the next word. */
@@ -32,11 +45,102 @@ static int shard_drops(const char *a, int *skip)
     return 0;
 }
 
+/* The child side of shard k: its own process group, death with the parent, then exec. */
+static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    char exe[4096], shard[32], device[16], jobs[24];
+    snprintf(exe, sizeof exe, "%s/harness", path_exe_dir());
+    snprintf(shard, sizeof shard, "%d/%d", k, n);
+    snprintf(device, sizeof device, "%d", k);
+    /* Without --jobs, the shards share the cores rather than each taking all of them. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    snprintf(jobs, sizeof jobs, "%ld", cores > n ? cores / n : 1);
+    char **args = xcalloc((size_t)o->argc + 12, sizeof *args);
+    int m = 0;
+    args[m++] = exe;
+    for (int i = 1; i < o->argc; i++) {
+        int skip = 0;
+        if (shard_drops(o->argv[i], &skip))
+            i += skip;
+        else
+            args[m++] = o->argv[i];
+    }
+    char *extra[] = {"--shard", shard, "--device", device, "--json", (char *)file, "--quiet", "--jobs", jobs};
+    size_t n_extra = sizeof extra / sizeof extra[0] - (o->jobs ? 2 : 0);
+    for (size_t e = 0; e < n_extra; e++)
+        args[m++] = extra[e];
+    execv(exe, args);
+    perror("harness: exec shard");
+    _exit(EXIT_USAGE);
+}
+
+/* Waits for every shard; a signal to this process is passed on to each, and a shard still
+ * running SHARD_GRACE_S seconds later is killed with its group. Returns the worst of the
+ * shards' usage (2) and no-device (3) exits, else 0. */
+static int shard_wait(pid_t *pids, int n)
+{
+    int worst = EXIT_OK, left = n, forwarded = 0;
+    time_t deadline = 0;
+    while (left) {
+        if (shard_signal && !forwarded) {
+            for (int k = 0; k < n; k++)
+                if (pids[k] > 0)
+                    kill(pids[k], (int)shard_signal);
+            forwarded = 1;
+            deadline = time(NULL) + SHARD_GRACE_S;
+        }
+        if (deadline && time(NULL) > deadline)
+            for (int k = 0; k < n; k++)
+                if (pids[k] > 0)
+                    kill(-pids[k], SIGKILL), kill(pids[k], SIGKILL);
+        int status = 0;
+        pid_t pid = waitpid(-1, &status, forwarded ? WNOHANG : 0);
+        if (pid == 0 || (pid < 0 && errno == EINTR)) {
+            if (pid == 0)
+                usleep(50000);
+            continue;
+        }
+        if (pid < 0)
+            break;
+        for (int k = 0; k < n; k++)
+            if (pids[k] == pid) {
+                int code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURES;
+                if (code == EXIT_USAGE || code == EXIT_NO_DEVICE)
+                    worst = code;
+                pids[k] = -1, left--;
+            }
+    }
+    return worst;
+}
+
+/* The shards' files that hold something, merged into the run's reports. */
+static int shard_merge(const struct run_opts *o, char files[][4200], int n)
+{
+    struct merge_opts mo;
+    memset(&mo, 0, sizeof mo);
+    const char *inputs[SHARD_MAX];
+    int used = 0;
+    for (int k = 0; k < n; k++) {
+        struct stat st;
+        if (stat(files[k], &st) == 0 && st.st_size > 0)
+            inputs[used++] = files[k];
+    }
+    if (!used) {
+        fprintf(stderr, "harness: no shard wrote a result\n");
+        return EXIT_FAILURES;
+    }
+    printf("\nharness: %d device shards done; merged report:\n", n);
+    mo.junit = o->junit, mo.json = o->json, mo.out.html = o->html;
+    base_opts_init(&mo.out.base);
+    mo.inputs = inputs, mo.n_inputs = used;
+    return merge_files(&mo);
+}
+
 int shard_devices_all(const struct run_opts *o)
 {
-    int argc = o->argc;
-    char **argv = o->argv;
-    const char *backend = o->backends[0], *junit = o->junit, *json = o->json, *html = o->html;
+    const char *backend = o->backends[0];
     if (!backend || !ldr_is_known(backend)) {
         fprintf(stderr, "harness: --devices all needs --backend NAME (one backend's devices)\n");
         return EXIT_USAGE;
@@ -48,62 +152,36 @@ int shard_devices_all(const struct run_opts *o)
         return EXIT_NO_DEVICE;
     }
     int n = p.count < SHARD_MAX ? p.count : SHARD_MAX;
-    char dir[] = "/tmp/hb-shards-XXXXXX";
+    const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.4000s/hb-shards-XXXXXX", tmp);
     if (!mkdtemp(dir)) {
-        perror("harness: mkdtemp");
+        fprintf(stderr, "harness: mkdtemp %s: %s\n", dir, strerror(errno));
         return EXIT_USAGE;
     }
-    char files[SHARD_MAX][64];
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = shard_on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    char files[SHARD_MAX][4200];
     pid_t pids[SHARD_MAX];
     for (int k = 0; k < n; k++) {
         snprintf(files[k], sizeof files[k], "%s/shard%d.jsonl", dir, k);
         fflush(NULL);
         pids[k] = fork();
-        if (pids[k] == 0) {
-            char exe[4096], shard[32], device[16];
-            snprintf(exe, sizeof exe, "%s/harness", path_exe_dir());
-            snprintf(shard, sizeof shard, "%d/%d", k, n);
-            snprintf(device, sizeof device, "%d", k);
-            char **args = xcalloc((size_t)argc + 12, sizeof *args);
-            int m = 0;
-            args[m++] = exe;
-            for (int i = 1; i < argc; i++) {
-                int skip = 0;
-                if (shard_drops(argv[i], &skip))
-                    i += skip;
-                else
-                    args[m++] = argv[i];
-            }
-            char *extra[] = {"--shard", shard, "--device", device, "--json", files[k], "--quiet"};
-            for (size_t e = 0; e < sizeof extra / sizeof extra[0]; e++)
-                args[m++] = extra[e];
-            execv(exe, args);
-            perror("harness: exec shard");
-            _exit(EXIT_USAGE);
-        }
+        if (pids[k] == 0)
+            shard_exec(o, k, n, files[k]);
     }
-    int worst = EXIT_OK;
-    for (int k = 0; k < n; k++) {
-        int status = 0;
-        waitpid(pids[k], &status, 0);
-        int code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURES;
-        if (code == EXIT_USAGE || code == EXIT_NO_DEVICE)
-            worst = code;
-    }
-    if (worst != EXIT_OK)
-        return worst;
-    printf("\nharness: %d device shards done; merged report:\n", n);
-    struct merge_opts mo;
-    memset(&mo, 0, sizeof mo);
-    const char *inputs[SHARD_MAX];
-    for (int k = 0; k < n; k++)
-        inputs[k] = files[k];
-    mo.junit = junit, mo.json = json, mo.out.html = html;
-    base_opts_init(&mo.out.base);
-    mo.inputs = inputs, mo.n_inputs = n;
-    int code = merge_files(&mo);
+    int code = shard_wait(pids, n);
+    if (code == EXIT_OK)
+        code = shard_merge(o, files, n);
     for (int k = 0; k < n; k++)
         unlink(files[k]);
     rmdir(dir);
+    if (shard_signal) {
+        printf("harness: interrupted by signal %d: the merged reports hold what the shards had\n", (int)shard_signal);
+        return 128 + (int)shard_signal;
+    }
     return code;
 }

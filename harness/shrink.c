@@ -117,14 +117,16 @@ static int shrink_round(struct run_ctx *cx, const struct group *g, struct shrink
     }
     sc.data = xcalloc((size_t)sc.cases.n, sizeof *sc.data);
     struct group tg = *g;
+    tg.ordinal = 0, tg.first_of_width = 0;
     tg.cases = xcalloc((size_t)sc.cases.n, sizeof *tg.cases);
+    tg.n_cases = 0;
     for (int i = 0; i < sc.cases.n; i++) {
         sc.data[i].c = &sc.cases.c[i];
         sc.data[i].used = 1;
         op_prepare(&sc.data[i], &sc.kernels);
         tg.cases[tg.n_cases++] = i;
     }
-    sup_run_group(&sc, &tg);
+    sched_run(&sc, &tg, 1);
     sg->trials += n;
     for (int i = 0; i < sc.sink.n; i++) {
         const struct rep_result *r = &sc.sink.all[i];

@@ -8,10 +8,31 @@
 #include "op.h"
 #include "report.h"
 
-/* Runs case d of kernel k (NULL with kern NULL: the vendor library) `repeats` times and fills
- * r's figures. Returns nonzero when the backend reported an API error: the caller's device
- * context may then be unusable. */
-int tb_run_case(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const struct kern_desc *k,
-                const struct case_data *d, int repeats, struct rep_result *r);
+/* Device buffers kept between cases, one per argument slot: allocation is the dearest part of
+ * a small case on a GPU. */
+struct tb_pool {
+    hb_buf *buf[HB_MAX_BUF_ARGS];
+    size_t bytes[HB_MAX_BUF_ARGS];
+    int size_classes; /* sizes round up to powers of two (else only an exact size is reused) */
+};
+
+void tb_pool_init(struct tb_pool *pool, const char *backend, int sanitized);
+void tb_pool_release(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool *pool);
+
+/* An open backend and kernel (NULL: the vendor library) and what every case shares. */
+struct tb_env {
+    const struct hb_backend *be;
+    hb_ctx *ctx;
+    hb_kern *kern;
+    struct tb_pool *pool;
+    int repeats;
+};
+
+/* Runs case d of kernel k (NULL: the vendor library) env->repeats times, fills r's figures,
+ * adds each phase's time to phase_ms (protocol.h's PH_*) and every launch's device time to
+ * *device_ms. Returns nonzero when the backend reported an API error: the device context
+ * may then be unusable. */
+int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struct case_data *d, struct rep_result *r,
+                double phase_ms[], double *device_ms);
 
 #endif

@@ -1,126 +1,218 @@
-/* worker.c: the child side of a group. It sets the width's environment, loads the backend,
- * opens the device, loads the kernel and runs the group's cases from `start` on, streaming a
- * BEGIN before and a RESULT after each (protocol.h). It decides each case's verdict through
- * verdict.c and exits after an API error, so a sticky device error cannot leak into the next
- * case: the parent starts a fresh child there. */
+/* worker.c: the child side of the run. A worker serves one (backend, device, width): it opens
+ * the backend and device once, then runs each group its parent sends (protocol.h), streaming
+ * BEGIN, RESULT and DONE, keeping the context and a buffer pool between cases and groups. It
+ * measures; the parent judges. After an API error it exits, so a sticky device error cannot
+ * leak into the next case: the parent starts a fresh worker there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "text.h"
 #include "protocol.h"
 #include "runner.h"
 #include "testbed.h"
+#include "text.h"
+
+/* Set by the parent just before it forks a worker: the fork's own cost shows as PH_START. */
+double wk_spawned_at;
+
+struct wk_state {
+    struct run_ctx *cx;
+    const struct group *groups;
+    int n_groups;
+    int fd, cmd_fd;
+    pid_t self;
+    double phase_ms[PH_COUNT], mark;
+    const struct hb_backend *be;
+    hb_ctx *hctx;
+    int opened;              /* 1 open, -1 failed (open_rc, open_msg say how) */
+    int open_rc;
+    char open_msg[512];
+    struct tb_pool pool;
+};
+
+/* The time since the last mark goes to phase p. */
+static void wk_phase(struct wk_state *w, enum msg_phase p)
+{
+    double now = now_ms();
+    w->phase_ms[p] += now - w->mark;
+    w->mark = now;
+}
+
+/* Sends m with the phase times since the last message. A copy of this process made by a
+ * forking kernel is not the worker: it leaves without a word (no duplicate rows). */
+static void wk_send(struct wk_state *w, struct msg *m)
+{
+    if (getpid() != w->self)
+        _exit(0);
+    memcpy(m->phase_ms, w->phase_ms, sizeof m->phase_ms);
+    memset(w->phase_ms, 0, sizeof w->phase_ms);
+    if (msg_send(w->fd, m))
+        _exit(0); /* the parent is gone */
+}
+
+static void wk_simple(struct wk_state *w, const struct group *g, enum msg_type type, int index)
+{
+    struct msg m;
+    memset(&m, 0, sizeof m);
+    m.type = type, m.group = g->ordinal, m.index = index;
+    wk_send(w, &m);
+}
+
+static void wk_group_msg(struct msg *m, const struct group *g, enum hb_verdict v, unsigned classes, const char *why)
+{
+    memset(m, 0, sizeof *m);
+    m->type = MSG_GROUP;
+    m->group = g->ordinal;
+    run_fill_identity(&m->r, g);
+    m->r.group_row = 1;
+    snprintf(m->r.case_name, sizeof m->r.case_name, "*");
+    m->r.verdict = v;
+    m->r.cmp.classes = classes;
+    txt_copy(m->r.why, sizeof m->r.why, why);
+}
 
 void wk_send_group_row(int fd, const struct group *g, enum hb_verdict v, unsigned classes, const char *why)
 {
     struct msg m;
-    memset(&m, 0, sizeof m);
-    m.type = MSG_GROUP;
-    run_fill_identity(&m.r, g);
-    m.r.group_row = 1;
-    snprintf(m.r.case_name, sizeof m.r.case_name, "*");
-    m.r.verdict = v;
-    m.r.cmp.classes = classes;
-    txt_copy(m.r.why, sizeof m.r.why, why);
+    wk_group_msg(&m, g, v, classes, why);
     msg_send(fd, &m);
 }
 
-/* Opens the backend, device and kernel; on failure sends the group's row and exits. */
-static const struct hb_backend *wk_open(const struct run_ctx *cx, const struct group *g, int fd, hb_ctx **hctx,
-                                        hb_kern **kern)
+static void wk_row(struct wk_state *w, const struct group *g, int rc, const char *why)
 {
+    struct msg m;
+    wk_group_msg(&m, g, rc == HB_UNSUPPORTED ? V_SKIP : V_ERROR, rc == HB_UNSUPPORTED ? 0 : CLS_API, why);
+    wk_send(w, &m);
+}
+
+/* Loads the backend and opens the device, once per worker. */
+static void wk_open(struct wk_state *w, const struct group *g)
+{
+    if (w->opened)
+        return;
+    const struct run_opts *o = w->cx->o;
     if (g->width.env[0])
         putenv(xstrdup(g->width.env));
-    if (cx->o->schedule)
-        setenv("HB_SIM_SCHEDULE", cx->o->schedule, 1);
+    if (o->schedule)
+        setenv("HB_SIM_SCHEDULE", o->schedule, 1);
     struct hb_err err = {{0}};
-    const struct hb_backend *be = ldr_open(g->p->name, &err);
-    if (!be) {
-        wk_send_group_row(fd, g, V_ERROR, CLS_API, err.msg);
-        _exit(0);
+    w->opened = -1;
+    w->open_rc = HB_ERROR;
+    w->be = ldr_open(g->p->name, &err);
+    if (!w->be) {
+        snprintf(w->open_msg, sizeof w->open_msg, "%.500s", err.msg);
+    } else {
+        w->open_rc = w->be->open(&w->hctx, g->device, g->width.width, w->open_msg, sizeof w->open_msg);
+        if (w->open_rc == HB_OK)
+            w->opened = 1;
     }
-    char msg[512] = "";
-    int rc = be->open(hctx, g->device, g->width.width, msg, sizeof msg);
-    if (rc != HB_OK) {
-        wk_send_group_row(fd, g, rc == HB_UNSUPPORTED ? V_SKIP : V_ERROR, rc == HB_UNSUPPORTED ? 0 : CLS_API, msg);
-        _exit(0);
-    }
-    *kern = NULL;
-    if (!g->k)
-        return be;
-    struct hb_kernel_spec spec;
-    kern_spec(g->k, path_exe_dir(), &spec);
-    rc = be->load(*hctx, &spec, kern);
-    if (rc != HB_OK) {
-        wk_send_group_row(fd, g, rc == HB_UNSUPPORTED ? V_SKIP : V_ERROR, rc == HB_UNSUPPORTED ? 0 : CLS_API,
-                          be->last_error(*hctx));
-        be->close(*hctx);
-        _exit(0);
-    }
-    return be;
+    tb_pool_init(&w->pool, g->p->name, o->sanitize != NULL);
+    wk_phase(w, PH_OPEN);
 }
 
-/* The row's verdict and reason, any API message first. */
-static void wk_judge(const struct run_ctx *cx, const struct group *g, const struct hb_case *c, struct rep_result *r)
+/* Runs group g from case `start` on; returns only when the worker may take another group. */
+static void wk_run_group(struct wk_state *w, const struct group *g, int start)
 {
-    char kernel_name[sizeof r->lang + sizeof r->kernel], verdict_why[256];
-    snprintf(kernel_name, sizeof kernel_name, "%s/%s", r->lang, r->kernel);
-    const struct known_bug *bug = known_match(&cx->known, r->backend, r->device, kernel_name, c->name);
-    int expected_bad = g->k ? kern_expected_bad(g->k, g->width.width) : 0;
-    unsigned allowed = g->k && g->k->nondeterministic ? CLS_NONDET : 0;
-    r->verdict = verdict_case(&r->cmp, expected_bad, g->k ? g->k->expect : 0, allowed, bug, verdict_why,
-                              sizeof verdict_why);
-    if (r->why[0] && verdict_why[0]) {
-        char api_why[sizeof r->why];
-        memcpy(api_why, r->why, sizeof api_why);
-        txt_printf(r->why, sizeof r->why, "%s; %s", api_why, verdict_why);
-    } else if (!r->why[0]) {
-        snprintf(r->why, sizeof r->why, "%s", verdict_why);
+    wk_open(w, g);
+    if (w->opened < 0) {
+        wk_row(w, g, w->open_rc, w->open_msg);
+        return;
     }
-}
-
-void wk_group_child(struct run_ctx *cx, const struct group *g, int start, int fd)
-{
-    hb_ctx *hctx = NULL;
     hb_kern *kern = NULL;
-    const struct hb_backend *be = wk_open(cx, g, fd, &hctx, &kern);
+    if (g->k) {
+        struct hb_kernel_spec spec;
+        kern_spec(g->k, path_exe_dir(), &spec);
+        int rc = w->be->load(w->hctx, &spec, &kern);
+        wk_phase(w, PH_LOAD);
+        if (rc != HB_OK) {
+            wk_row(w, g, rc, w->be->last_error(w->hctx));
+            if (rc == HB_UNSUPPORTED)
+                return;
+            wk_simple(w, g, MSG_DONE, 0);
+            _exit(0); /* a failed load may leave the context unusable */
+        }
+    }
+    struct tb_env env = {w->be, w->hctx, kern, &w->pool, w->cx->o->repeats};
     for (int i = start; i < g->n_cases; i++) {
+        wk_simple(w, g, MSG_BEGIN, i);
+        const struct case_data *d = &w->cx->data[g->cases[i]];
         struct msg m;
         memset(&m, 0, sizeof m);
-        m.type = MSG_BEGIN;
-        m.index = i;
-        msg_send(fd, &m);
-        const struct case_data *d = &cx->data[g->cases[i]];
-        m.type = MSG_RESULT;
+        m.type = MSG_RESULT, m.group = g->ordinal, m.index = i;
         run_fill_identity(&m.r, g);
         run_fill_case(&m.r, d->c);
-        if (kern && be->abi >= 2 && be->kernel_origin && be->kernel_origin(hctx, kern))
-            snprintf(m.r.binary, sizeof m.r.binary, "%s", be->kernel_origin(hctx, kern));
+        if (kern && w->be->abi >= 2 && w->be->kernel_origin && w->be->kernel_origin(w->hctx, kern))
+            txt_copy(m.r.binary, sizeof m.r.binary, w->be->kernel_origin(w->hctx, kern));
         double t0 = now_ms();
-        int sticky = tb_run_case(be, hctx, kern, g->k, d, cx->o->repeats, &m.r);
+        w->mark = t0;
+        int sticky = tb_run_case(&env, g->k, d, &m.r, w->phase_ms, &m.device_ms);
         m.r.child_ms = now_ms() - t0;
-        wk_judge(cx, g, d->c, &m.r);
-        msg_send(fd, &m);
+        w->mark = now_ms();
+        wk_send(w, &m);
         if (sticky)
-            _exit(0); /* a fresh child gets a fresh device context */
+            _exit(0); /* a fresh worker gets a fresh device context */
     }
     if (kern)
-        be->unload(hctx, kern);
-    be->close(hctx);
+        w->be->unload(w->hctx, kern);
+}
+
+static void wk_init(struct wk_state *w, struct run_ctx *cx, const struct group *groups, int n_groups, int fd)
+{
+    memset(w, 0, sizeof *w);
+    w->cx = cx, w->groups = groups, w->n_groups = n_groups;
+    w->fd = fd, w->cmd_fd = -1;
+    w->self = getpid();
+    w->mark = now_ms();
+    if (wk_spawned_at > 0 && w->mark >= wk_spawned_at)
+        w->phase_ms[PH_START] = w->mark - wk_spawned_at;
+}
+
+static void wk_exit(struct wk_state *w)
+{
+    if (w->opened > 0) {
+        tb_pool_release(w->be, w->hctx, &w->pool);
+        w->be->close(w->hctx);
+    }
     _exit(0);
+}
+
+void wk_serve(struct run_ctx *cx, const struct group *groups, int n_groups, const struct wk_spawn *sp,
+              const struct child_io *io)
+{
+    struct wk_state w;
+    wk_init(&w, cx, groups, n_groups, io->result_fd);
+    w.cmd_fd = io->cmd_fd;
+    /* The device opens now, while the parent may still be busy elsewhere: a spare worker is
+     * ready when its group needs it. (Under the sanitizer the tool's process opens it.) */
+    if (!sp->sanitize_log && sp->open_for >= 0 && sp->open_for < n_groups)
+        wk_open(&w, &groups[sp->open_for]);
+    for (;;) {
+        struct msg_cmd cmd;
+        if (child_read(w.cmd_fd, &cmd, sizeof cmd, -1) != 1 || cmd.group < 0 || cmd.group >= n_groups ||
+            cmd.start < 0 || cmd.start > groups[cmd.group].n_cases)
+            wk_exit(&w);
+        const struct group *g = &groups[cmd.group];
+        w.mark = now_ms();
+        if (sp->sanitize_log)
+            san_exec(cx, g, cmd.start, w.fd, sp->sanitize_log);
+        wk_run_group(&w, g, cmd.start);
+        wk_simple(&w, g, MSG_DONE, 0);
+        if (sp->one_group)
+            wk_exit(&w);
+    }
 }
 
 int wk_sanitized_child(struct run_ctx *cx, struct hb_err *err)
 {
     const struct run_opts *o = cx->o;
     char backend[16], kernel[128];
-    int device, width, start, used = 0;
+    int device, width, start, ordinal, used = 0;
     const char *fd_text = getenv("HB_CHILD_FD");
-    if (!fd_text || sscanf(o->group_child, "%15[^:]:%d:%d:%127[^:]:%d%n", backend, &device, &width, kernel, &start, &used) != 5 ||
-        o->group_child[used]) {
-        err_set(err, "--group-child %s: internal option, expected B:D:W:lang/kernel:start and HB_CHILD_FD", o->group_child);
+    if (!fd_text || sscanf(o->group_child, "%15[^:]:%d:%d:%127[^:]:%d:%d%n", backend, &device, &width, kernel, &start,
+                           &ordinal, &used) != 6 || o->group_child[used]) {
+        err_set(err, "--group-child %s: internal option, expected B:D:W:lang/kernel:start:group and HB_CHILD_FD",
+                o->group_child);
         return EXIT_USAGE;
     }
     struct probe p;
@@ -130,7 +222,9 @@ int wk_sanitized_child(struct run_ctx *cx, struct hb_err *err)
     if (!be)
         return EXIT_NO_DEVICE;
     p.count = be->list_devices(p.dev, MAX_DEVICES, p.err, sizeof p.err);
-    struct group g = {&p, 0, device, {width, ""}, NULL, NULL, 0};
+    struct group g;
+    memset(&g, 0, sizeof g);
+    g.p = &p, g.device = device, g.width.width = width, g.ordinal = ordinal;
     for (int i = 0; i < cx->kernels.n; i++) {
         char full[160];
         snprintf(full, sizeof full, "%s/%s", cx->kernels.k[i].lang, cx->kernels.k[i].name);
@@ -142,8 +236,12 @@ int wk_sanitized_child(struct run_ctx *cx, struct hb_err *err)
         return EXIT_USAGE;
     }
     plan_select_cases(cx, g.k, NULL, 0);
-    plan_prepare(cx);
+    plan_prepare(cx, 1);
     plan_group_cases(cx, &g);
-    wk_group_child(cx, &g, start, atoi(fd_text));
-    return EXIT_OK; /* not reached: wk_group_child exits */
+    struct wk_state w;
+    wk_init(&w, cx, &g, 1, atoi(fd_text));
+    wk_run_group(&w, &g, start);
+    wk_simple(&w, &g, MSG_DONE, 0);
+    wk_exit(&w);
+    return EXIT_OK; /* not reached: wk_exit exits */
 }

@@ -8,7 +8,9 @@
 
 #include <cblas.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +28,7 @@ static void *ref_calloc(size_t n, size_t size)
 
 static int is_subnormal(float v) { return v != 0 && fabsf(v) < FLT_MIN; }
 
-enum promotion { AS_IS, ABSOLUTE, SQUARE, SUBNORMAL_ABS };
+enum promotion { AS_IS, ABSOLUTE, SUBNORMAL_ABS };
 
 static double *promote(const float *src, size_t n, enum promotion how)
 {
@@ -35,7 +37,7 @@ static double *promote(const float *src, size_t n, enum promotion how)
         double v = src[i];
         if (how == SUBNORMAL_ABS && !is_subnormal(src[i]))
             v = 0;
-        d[i] = how == AS_IS ? v : how == SQUARE ? v * v : fabs(v);
+        d[i] = how == AS_IS ? v : fabs(v);
     }
     return d;
 }
@@ -48,23 +50,33 @@ static int any_subnormal(const float *v, size_t n)
     return 0;
 }
 
-/* The largest power of two dividing v, folded into a running minimum: zeros add no
- * constraint; subnormal and non-finite values give 0 (no grid a flushing device keeps). */
-static double grid_min(double q, float v)
+/* Grids as exponents: v's grid is 2^grid_exp(v), the largest power of two dividing it.
+ * GRID_NONE (zeros) adds no constraint; GRID_ZERO (subnormal or non-finite values) is grid 0,
+ * which no flushing device keeps. Read from the bits: a normal float is (2^23 + m) 2^(E-150),
+ * so its grid is 2^(E - 150 + ctz(2^23 + m)); no libm call per element. */
+#define GRID_NONE INT_MAX
+#define GRID_ZERO INT_MIN
+
+static int grid_exp(float v)
 {
-    if (v == 0)
-        return q;
-    if (!isfinite(v) || is_subnormal(v))
-        return 0;
-    int e;
-    float f = frexpf(fabsf(v), &e); /* v = f 2^e, f in [0.5, 1): f 2^24 is an integer */
-    unsigned long m = (unsigned long)ldexpf(f, 24);
-    int low = 0;
-    while (!(m & 1))
-        m >>= 1, low++;
-    double bit = ldexp(1.0, e - 24 + low);
-    return bit < q ? bit : q;
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    uint32_t e = (bits >> 23) & 0xff, m = bits & 0x7fffff;
+    if (!e && !m)
+        return GRID_NONE;
+    if (!e || e == 0xff)
+        return GRID_ZERO;
+    return (int)e - 150 + __builtin_ctz(m | 0x800000u);
 }
+
+static int grid_min_exp(int q, float v)
+{
+    int g = grid_exp(v);
+    return g < q ? g : q;
+}
+
+/* The grid itself: infinite when nothing constrained it, 0 for GRID_ZERO. */
+static double grid_value(int q) { return q == GRID_NONE ? INFINITY : q == GRID_ZERO ? 0 : ldexp(1.0, q); }
 
 /* Every order is exact when the terms are multiples of q >= FLT_MIN (no subnormal can
  * appear) and their absolute sum is at most 2^24 q (every partial sum is a float). */
@@ -82,11 +94,31 @@ static void dgemm(double *C, const double *A, const double *B, long M, long N, l
                 (blasint)(K ? K : 1), B, (blasint)N, 0.0, C, (blasint)N);
 }
 
-/* C = op(A) op(B) for one promotion of both inputs. */
-static void dgemm_as(double *C, const float *A, const float *B, long M, long N, long K, enum promotion how)
+/* Replaces each promoted value by its absolute value, then (again) by its square: the
+ * gauge's and the spread's inputs from one copy, without promoting A and B three times. */
+static void to_abs(double *d, size_t n)
 {
-    double *a = promote(A, (size_t)M * K, how), *b = promote(B, (size_t)K * N, how);
-    dgemm(C, a, b, M, N, K);
+    for (size_t i = 0; i < n; i++)
+        d[i] = fabs(d[i]);
+}
+
+static void to_square(double *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        d[i] *= d[i];
+}
+
+/* c64 = A B, gauge = |A| |B|, spread = A.^2 B.^2 (its root is taken once scaled), in float64. */
+static void sgemm_products(struct ref_sgemm *r, const float *A, const float *B)
+{
+    long M = r->M, N = r->N, K = r->K;
+    size_t mk = (size_t)M * K, kn = (size_t)K * N;
+    double *a = promote(A, mk, AS_IS), *b = promote(B, kn, AS_IS);
+    dgemm(r->c64, a, b, M, N, K);
+    to_abs(a, mk), to_abs(b, kn);
+    dgemm(r->gauge, a, b, M, N, K);
+    to_square(a, mk), to_square(b, kn);
+    dgemm(r->spread, a, b, M, N, K);
     free(a), free(b);
 }
 
@@ -141,23 +173,29 @@ static void sgemm_grids(struct ref_sgemm *r, const float *A, const float *B, con
     int scaled = r->alpha != 1 || r->terms > K, scalable = zero_or_pow2(r->alpha) && zero_or_pow2(r->beta);
     double underflow = (2.0 * (double)K + (scaled ? 3 : 0)) * FLT_MIN * (a > 1 ? a : 1);
     double *qa = ref_calloc((size_t)M + 1, sizeof *qa), *qb = ref_calloc((size_t)N + 1, sizeof *qb);
+    int *eb = ref_calloc((size_t)N + 1, sizeof *eb);
     for (long i = 0; i < M; i++) {
-        qa[i] = INFINITY;
+        int e = GRID_NONE;
         for (long k = 0; k < K; k++)
-            qa[i] = grid_min(qa[i], A[i * K + k]);
+            e = grid_min_exp(e, A[i * K + k]);
+        qa[i] = grid_value(e);
     }
     for (long j = 0; j < N; j++)
-        qb[j] = INFINITY;
+        eb[j] = GRID_NONE;
     for (long k = 0; k < K; k++)
         for (long j = 0; j < N; j++)
-            qb[j] = grid_min(qb[j], B[k * N + j]);
+            eb[j] = grid_min_exp(eb[j], B[k * N + j]);
+    for (long j = 0; j < N; j++)
+        qb[j] = grid_value(eb[j]);
+    free(eb);
     for (long i = 0; i < M; i++)
         for (long j = 0; j < N; j++) {
             size_t at = (size_t)i * N + j;
             /* NaN (inf * 0) only where a zero row meets a bad column; alpha 0 adds no term */
             double q = a == 0 ? INFINITY : qa[i] * qb[j] * a;
-            if (r->terms > K)
-                q = grid_min(q, (float)(r->beta * (double)C0[at]));
+            double qc = r->terms > K ? grid_value(grid_exp((float)(r->beta * (double)C0[at]))) : INFINITY;
+            if (qc < q) /* not fmin: a NaN q must stay NaN */
+                q = qc;
             r->exact[at] = (unsigned char)(scalable && exact_on_grid(r->gauge[at], q));
             if (r->gauge[at] == 0 || q >= FLT_MIN)
                 continue;
@@ -192,9 +230,7 @@ void ref_sgemm_compute_scaled(struct ref_sgemm *r, const float *A, const float *
     if (M && N)
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, alpha, A,
                     (blasint)(K ? K : 1), B, (blasint)N, with_c ? beta : 0.0f, r->c32, (blasint)N);
-    dgemm_as(r->c64, A, B, M, N, K, AS_IS);
-    dgemm_as(r->gauge, A, B, M, N, K, ABSOLUTE);
-    dgemm_as(r->spread, A, B, M, N, K, SQUARE);
+    sgemm_products(r, A, B);
     sgemm_input_flush(r, A, B);
     if (alpha != 1 || with_c)
         sgemm_scale(r, C0);
@@ -212,14 +248,16 @@ void ref_sgemm_free(struct ref_sgemm *r)
 /* One block's figures; returns what flushing may lose there. */
 static double reduce_block(struct ref_reduce *r, long b, const float *x, long len)
 {
-    double p = 0, g = 0, sq = 0, sub = 0, q = INFINITY;
+    double p = 0, g = 0, sq = 0, sub = 0;
+    int qe = GRID_NONE;
     for (long i = 0; i < len; i++) {
         double v = x[i];
         p += v, g += fabs(v), sq += v * v;
         if (is_subnormal(x[i]))
             sub += fabs(v);
-        q = grid_min(q, x[i]);
+        qe = grid_min_exp(qe, x[i]);
     }
+    double q = grid_value(qe);
     r->partial64[b] = p;
     r->gauge[b] = g;
     r->spread[b] = sqrt(sq);

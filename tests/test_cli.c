@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "jsonl.h"
 #include "report.h"
 #include "run.h"
 #include "selection.h"
@@ -171,7 +172,7 @@ START_TEST(rerun_failed_selects_the_failing_rows_exactly)
         snprintf(r.case_name, sizeof r.case_name, "%s", cases[i]);
         r.verdict = verdicts[i];
         r.group_row = i == 2;
-        rep_write_json(f, &r);
+        jsonl_write(f, &r);
     }
     fclose(f);
     struct sel_set s = {0};

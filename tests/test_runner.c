@@ -1,8 +1,12 @@
 /* test_runner.c: the conformance run's own machinery against the real emulator backend: the
- * child protocol (every field checked), child processes (group kill, death with the parent),
- * planning (case selection and shards), supervision (results, a crash contained and the run
- * going on, a hang killed) and merging shards back into one run. Needs `make` (hb_sim.so). */
+ * child protocol (every field checked), child processes (group kill, death with the parent,
+ * no inherited descriptor, captured output), planning (case selection and shards),
+ * supervision (results, a crash contained and the run going on, a hang killed) and the
+ * scheduler (parallel runs give the serial run's rows, --maxfail). Needs `make` (hb_sim.so). */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -20,12 +24,14 @@ START_TEST(protocol_accepts_a_well_formed_result)
     pipe_pair(fds);
     struct msg m;
     memset(&m, 0, sizeof m);
-    m.type = MSG_RESULT, m.index = 2, m.r.verdict = V_FAIL, m.r.cmp.classes = CLS_WRONG;
+    m.type = MSG_RESULT, m.group = 7, m.index = 2, m.r.verdict = V_FAIL, m.r.cmp.classes = CLS_WRONG;
+    m.r.cmp.oob_buffer = -1;
     memset(m.r.kernel, 'k', sizeof m.r.kernel); /* no terminator: the reader adds one */
     ck_assert_int_eq(msg_send(fds[1], &m), 0);
     struct msg got;
     struct hb_err err = {{0}};
-    ck_assert_int_eq(msg_recv(fds[0], &got, 1000, 3, &err), 1);
+    ck_assert_int_eq(child_read(fds[0], &got, sizeof got, 1000), 1);
+    ck_assert_msg(msg_valid(&got, 7, 3, &err), "%s", err.msg);
     ck_assert_int_eq(got.r.verdict, V_FAIL);
     ck_assert_uint_eq(strlen(got.r.kernel), sizeof got.r.kernel - 1);
     close(fds[0]), close(fds[1]);
@@ -34,19 +40,31 @@ END_TEST
 
 START_TEST(protocol_rejects_out_of_range_fields)
 {
-    struct msg bad[4];
+    enum { N_BAD = 12 };
+    struct msg bad[N_BAD];
     memset(bad, 0, sizeof bad);
+    for (int i = 0; i < N_BAD; i++)
+        bad[i].type = MSG_RESULT, bad[i].r.cmp.oob_buffer = -1;
     bad[0].type = 99;
     bad[1].type = MSG_BEGIN, bad[1].index = 3; /* a group of 3 cases has indices 0..2 */
-    bad[2].type = MSG_RESULT, bad[2].r.verdict = (enum hb_verdict)-1;
-    bad[3].type = MSG_RESULT, bad[3].r.cmp.classes = 1u << CLS_COUNT;
-    for (int i = 0; i < 4; i++) {
+    bad[2].r.verdict = (enum hb_verdict)-1;
+    bad[3].r.cmp.classes = 1u << CLS_COUNT;
+    bad[4].group = 8; /* another group's message */
+    bad[5].r.cmp.bad = -1;
+    bad[6].r.cmp.oob_buffer = HB_MAX_BUF_ARGS;
+    bad[7].r.cmp.heat[5] = 255;
+    bad[8].r.kernel_ms = -1;
+    bad[9].phase_ms[PH_LAUNCH] = 1.0 / 0.0;
+    bad[10].type = MSG_GROUP, bad[10].r.verdict = V_PASS; /* a child may not say a group passed */
+    bad[11].r.group_row = 2;
+    for (int i = 0; i < N_BAD; i++) {
         int fds[2];
         pipe_pair(fds);
         ck_assert_int_eq(msg_send(fds[1], &bad[i]), 0);
         struct msg got;
         struct hb_err err = {{0}};
-        ck_assert_int_eq(msg_recv(fds[0], &got, 1000, 3, &err), -3);
+        ck_assert_int_eq(child_read(fds[0], &got, sizeof got, 1000), 1);
+        ck_assert_msg(!msg_valid(&got, 0, 3, &err), "bad message %d accepted", i);
         ck_assert(err.msg[0]);
         close(fds[0]), close(fds[1]);
     }
@@ -126,6 +144,66 @@ START_TEST(child_dies_with_its_parent)
         usleep(10000);
     ck_assert_msg(!alive(grandchild), "the child's own child outlived it");
     close(fds[0]), close(fds[1]);
+}
+END_TEST
+
+/* In the child: every descriptor from 5 up is closed, stdin is /dev/null; one byte says so. */
+static void report_descriptors(void *arg, int fd)
+{
+    (void)arg;
+    char ok = 1;
+    for (int d = 5; d < 1024; d++)
+        if (d != fd && fcntl(d, F_GETFD) != -1)
+            ok = 0;
+    struct stat in, null;
+    if (fstat(0, &in) || stat("/dev/null", &null) || in.st_rdev != null.st_rdev)
+        ok = 0;
+    child_write(fd, &ok, 1);
+}
+
+START_TEST(child_inherits_no_descriptor_but_its_pipe)
+{
+    /* A report file the parent has open, as --json would be. */
+    char *dir = t_tmpdir();
+    char *path = t_write(dir, "report.jsonl", "");
+    int report = open(path, O_WRONLY | O_APPEND);
+    ck_assert_int_ge(report, 0);
+    int high = fcntl(report, F_DUPFD, 40);
+    ck_assert_int_ge(high, 40);
+    struct child ch;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(child_spawn(&ch, report_descriptors, NULL, &err), 0);
+    char ok = 0;
+    ck_assert_int_eq(child_read(ch.fd, &ok, 1, 5000), 1);
+    child_reap(&ch);
+    ck_assert_msg(ok == 1, "the child saw an inherited descriptor or a stdin other than /dev/null");
+    close(report), close(high);
+    free(path);
+    t_rmtree(dir);
+}
+END_TEST
+
+static void print_both(void *arg, const struct child_io *io)
+{
+    (void)arg, (void)io;
+    fputs("to stdout\n", stdout);
+    fflush(stdout);
+    fputs("to stderr\n", stderr);
+}
+
+START_TEST(child_output_is_captured_for_the_parent)
+{
+    struct child ch;
+    struct child_opts opts = {0, 1};
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(child_start(&ch, &opts, print_both, NULL, &err), 0);
+    char text[256] = "";
+    size_t got = 0;
+    ssize_t n;
+    while (got < sizeof text - 1 && (n = read(ch.out_fd, text + got, sizeof text - 1 - got)) > 0)
+        got += (size_t)n;
+    child_reap(&ch);
+    ck_assert_msg(strstr(text, "to stdout\n") && strstr(text, "to stderr\n"), "captured: %s", text);
 }
 END_TEST
 
@@ -216,17 +294,20 @@ static struct probe sim_probe;
 
 static void run_one_group(struct run_ctx *cx, const char *kernel_name)
 {
-    struct group g = {&sim_probe, 0, 0, {32, ""}, NULL, NULL, 0};
+    struct group g;
+    memset(&g, 0, sizeof g);
+    g.p = &sim_probe, g.width.width = 32;
     for (int i = 0; i < cx->kernels.n; i++)
         if (!strcmp(cx->kernels.k[i].name, kernel_name))
             g.k = &cx->kernels.k[i];
     ck_assert_ptr_nonnull(g.k);
     plan_select_cases(cx, NULL, &sim_probe, 1);
-    plan_prepare(cx);
+    plan_prepare(cx, 2);
     plan_group_cases(cx, &g);
     struct hb_err err = {{0}};
     ck_assert_int_eq(rep_open(&cx->sink, NULL, NULL, NULL, &err), 0);
-    sup_run_group(cx, &g);
+    cx->jobs = 1;
+    sched_run(cx, &g, 1);
     free(g.cases);
 }
 
@@ -288,6 +369,85 @@ START_TEST(supervision_kills_a_hang_after_the_timeout)
 }
 END_TEST
 
+/* Every group of the test manifest at width 32, run with `jobs` workers; the rows in a
+ * malloc'd array (*n of them). */
+static struct rep_result *run_all(const char *dir, const char *manifest, int jobs, int maxfail, int *n)
+{
+    struct run_ctx cx;
+    struct run_opts o;
+    load(&cx, &o, dir, manifest);
+    o.widths[o.n_widths++] = 32;
+    o.maxfail = maxfail;
+    cx.jobs = jobs;
+    plan_select_cases(&cx, NULL, &sim_probe, 1);
+    plan_prepare(&cx, jobs);
+    struct group *groups;
+    int n_groups = plan_groups(&cx, &sim_probe, 1, &groups);
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(rep_open(&cx.sink, NULL, NULL, NULL, &err), 0);
+    sched_run(&cx, groups, n_groups);
+    *n = cx.sink.n;
+    struct rep_result *rows = calloc((size_t)cx.sink.n + 1, sizeof *rows);
+    memcpy(rows, cx.sink.all, (size_t)cx.sink.n * sizeof *rows);
+    rep_close(&cx.sink);
+    plan_free_groups(groups, n_groups);
+    plan_free(&cx);
+    free((char *)o.cases);
+    return rows;
+}
+
+/* Two correct kernels and a crashing one, one manifest. */
+static char *three_kernels(const char *dir)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "[my_reduce]\nop = reduce\nlang = cuda\nsource = %s/tests/data/user_kernel/my_reduce.cu\n"
+             "entry = my_reduce\nblock = 256 1 1\ngrid = n/1024 1 1\nchunk = 1024\n"
+             "[sgemm_naive]\nop = sgemm\nlang = cuda\nsource = %s/kernels/cuda/sgemm_naive.cu\nentry = sgemm_naive\n"
+             "block = 16 16 1\ngrid = N/16 M/16 1\n"
+             "[fault_crash]\nop = sgemm\nlang = cuda\nsource = %s/kernels/cuda/fault_crash.cu\nentry = fault_crash\n"
+             "block = 16 16 1\ngrid = N/16 M/16 1\n",
+             HB_TEST_ROOT, HB_TEST_ROOT, HB_TEST_ROOT);
+    return t_write(dir, "three.manifest", text);
+}
+
+START_TEST(parallel_run_gives_the_serial_rows)
+{
+    char *dir = t_tmpdir();
+    char *manifest = three_kernels(dir);
+    int n1, n3;
+    struct rep_result *serial = run_all(dir, manifest, 1, 0, &n1), *parallel = run_all(dir, manifest, 3, 0, &n3);
+    /* The vendor library's rows, then 5 reductions, 2 products, 2 crashes. */
+    ck_assert_int_eq(n1, n3);
+    ck_assert_int_ge(n1, 9);
+    for (int i = 0; i < n1; i++) {
+        serial[i].kernel_ms = parallel[i].kernel_ms = 0;
+        serial[i].child_ms = parallel[i].child_ms = 0;
+        ck_assert_msg(!memcmp(&serial[i], &parallel[i], sizeof serial[i]), "row %d: %s/%s %s differs", i,
+                      serial[i].kernel, serial[i].case_name, parallel[i].case_name);
+    }
+    free(serial), free(parallel), free(manifest);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(maxfail_stops_the_run_and_says_so)
+{
+    char *dir = t_tmpdir();
+    char *manifest = three_kernels(dir);
+    int n;
+    struct rep_result *rows = run_all(dir, manifest, 2, 1, &n);
+    /* my_reduce's 5 passes, sgemm_naive's 2, then fault_crash's first case fails: the run
+     * stops there and the rest of that group says why. */
+    ck_assert_int_eq(n, 9);
+    ck_assert_int_eq(rows[7].verdict, V_ERROR);
+    ck_assert_int_eq(rows[8].verdict, V_SKIP);
+    ck_assert_ptr_nonnull(strstr(rows[8].why, "--maxfail 1"));
+    free(rows), free(manifest);
+    t_rmtree(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     setenv("HB_ROOT", HB_TEST_ROOT, 1);
@@ -301,6 +461,8 @@ static Suite *suite(void)
     TCase *c = tcase_create("child");
     tcase_add_test(c, child_kill_reaches_what_the_child_started);
     tcase_add_test(c, child_dies_with_its_parent);
+    tcase_add_test(c, child_inherits_no_descriptor_but_its_pipe);
+    tcase_add_test(c, child_output_is_captured_for_the_parent);
     suite_add_tcase(s, c);
     TCase *pl = tcase_create("plan");
     tcase_add_test(pl, plan_shards_split_the_cases_without_overlap);
@@ -312,6 +474,11 @@ static Suite *suite(void)
     tcase_add_test(sv, supervision_contains_a_crash_and_goes_on);
     tcase_add_test(sv, supervision_kills_a_hang_after_the_timeout);
     suite_add_tcase(s, sv);
+    TCase *sc = tcase_create("schedule");
+    tcase_set_timeout(sc, 120);
+    tcase_add_test(sc, parallel_run_gives_the_serial_rows);
+    tcase_add_test(sc, maxfail_stops_the_run_and_says_so);
+    suite_add_tcase(s, sc);
     return s;
 }
 

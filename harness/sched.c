@@ -1,0 +1,466 @@
+/* sched.c: runs a run's groups in worker children, up to cx->jobs at once, longest first. A
+ * worker serves one (backend, device, width), group after group, until it dies or hangs (a
+ * fresh one takes the rest); sched_reuses says where each group gets its own. Workers share a
+ * device while their largest buffers fit its memory; rows wait until every earlier group is
+ * out (sched_emit.c), so the reports do not depend on the job count. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "scheduler.h"
+
+/* A device's memory that workers may plan on, and what each context costs beyond its buffers. */
+#define SCHED_DEVICE_SHARE 0.9
+#define SCHED_CONTEXT_BYTES (512.0 * 1048576.0)
+/* After a worker's pipe closes, how long it has to exit before it is killed; and the longest
+ * poll, so exits are seen even while every pipe is quiet. */
+#define SCHED_EXIT_GRACE_MS 2000
+#define SCHED_TICK_MS 200
+/* Spare workers opening their device ahead of a group that needs a fresh one per case. */
+#define SCHED_SPARES 4
+
+/* Whether a worker may run more than one group: not on the emulator, whose random schedules
+ * count launches per device context (a group's schedule must not depend on the groups a
+ * worker ran before it) and whose kernels are native code in the worker's own memory; not
+ * under compute-sanitizer, which wraps one group's process. */
+static int sched_reuses(const struct run_ctx *cx, const struct group *g)
+{
+    return strcmp(g->p->name, "sim") && !cx->o->sanitize;
+}
+
+/* Bytes a worker running g holds on its device. */
+static double sched_need(const struct group *g)
+{
+    return g->bytes + (strcmp(g->p->name, "sim") ? SCHED_CONTEXT_BYTES : 0);
+}
+
+/* Whether g fits beside the workers already on its device (one always fits); an idle worker
+ * holds its context. */
+static int sched_fits(const struct sched *s, const struct group *g)
+{
+    double used = 0, have = (double)g->p->dev[g->device].global_mem_bytes;
+    int others = 0;
+    for (int i = 0; i < s->n_workers; i++) {
+        const struct sup_worker *w = &s->w[i];
+        if (w->kind->slot != g->slot || w->kind->device != g->device)
+            continue;
+        used += w->group >= 0 ? sched_need(s->sg[w->group].g) : sched_need(w->kind) - w->kind->bytes;
+        others++;
+    }
+    return !others || have <= 0 || used + sched_need(g) <= SCHED_DEVICE_SHARE * have;
+}
+
+struct sched_body_arg {
+    struct sched *s;
+    struct wk_spawn sp;
+};
+
+static void sched_worker_body(void *arg, const struct child_io *io)
+{
+    struct sched_body_arg *a = arg;
+    wk_serve(a->s->cx, a->s->groups, a->s->n_groups, &a->sp, io);
+}
+
+/* A sanitizer log nobody else can have planted: a fresh name made by mkstemp. */
+static int sched_sanitizer_log(char *log, size_t len)
+{
+    const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(log, len, "%s/hb-sanitize-XXXXXX", tmp);
+    int fd = mkstemp(log);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+/* A new worker for g's key; NULL when none could start (said on stderr). */
+static struct sup_worker *sched_spawn(struct sched *s, const struct group *g)
+{
+    struct sup_worker *w = &s->w[s->n_workers];
+    memset(w, 0, sizeof *w);
+    w->group = -1, w->in_flight = -1, w->key = g->key, w->kind = g;
+    struct sched_body_arg arg = {s, {NULL, !sched_reuses(s->cx, g), g->ordinal}};
+    if (s->cx->o->sanitize) {
+        if (sched_sanitizer_log(w->log, sizeof w->log)) {
+            fprintf(stderr, "harness: sanitizer log: %s\n", strerror(errno));
+            return NULL;
+        }
+        arg.sp.sanitize_log = w->log;
+    }
+    struct child_opts opts = {1, 1};
+    struct hb_err err = {{0}};
+    w->born = wk_spawned_at = now_ms();
+    if (child_start(&w->ch, &opts, sched_worker_body, &arg, &err)) {
+        fprintf(stderr, "harness: %s\n", err.msg);
+        if (w->log[0])
+            unlink(w->log);
+        return NULL;
+    }
+    fcntl(w->ch.fd, F_SETFL, O_NONBLOCK);
+    fcntl(w->ch.out_fd, F_SETFL, O_NONBLOCK);
+    s->n_workers++;
+    return w;
+}
+
+/* Sends sg to w; 0, or -1 when w is gone already (it is killed, sg stays pending). */
+static int sched_assign(struct sched *s, struct sup_worker *w, struct sup_group *sg)
+{
+    struct msg_cmd cmd = {sg->g->ordinal, sg->next};
+    if (child_write(w->ch.cmd_fd, &cmd, sizeof cmd)) {
+        child_kill(&w->ch);
+        w->killed = 1;
+        return -1;
+    }
+    w->group = sg->g->ordinal;
+    w->in_flight = -1, w->progressed = 0;
+    w->deadline = now_ms() + s->cx->o->timeout_s * 1000; /* device open and kernel load */
+    if (!sg->started)
+        sg->started = now_ms();
+    sg->state = SUP_RUNNING;
+    return 0;
+}
+
+/* Tells an idle worker to go: it closes its device and exits, or is killed after the timeout
+ * (one stuck opening its device, or closing it). */
+static void sched_retire(struct sched *s, struct sup_worker *w)
+{
+    if (w->ch.cmd_fd < 0)
+        return;
+    close(w->ch.cmd_fd);
+    w->ch.cmd_fd = -1;
+    w->deadline = now_ms() + s->cx->o->timeout_s * 1000;
+}
+
+static struct sup_worker *sched_idle(struct sched *s, int key)
+{
+    for (int i = 0; i < s->n_workers; i++)
+        if (s->w[i].group < 0 && s->w[i].ch.cmd_fd >= 0 && !s->w[i].killed && (key < 0 || s->w[i].key == key))
+            return &s->w[i];
+    return NULL;
+}
+
+static int sched_busy(const struct sched *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->n_workers; i++)
+        n += s->w[i].group >= 0;
+    return n;
+}
+
+/* Places the pending group `sg` if it can go now: 1 placed, 0 not now. */
+static int sched_place(struct sched *s, struct sup_group *sg)
+{
+    const struct group *g = sg->g;
+    if (!sched_fits(s, g))
+        return 0;
+    struct sup_worker *w = sched_reuses(s->cx, g) ? sched_idle(s, g->key) : NULL;
+    if (!w && s->n_workers >= s->cx->jobs) {
+        struct sup_worker *other = sched_idle(s, -1);
+        if (other)
+            sched_retire(s, other); /* its slot frees when it has exited */
+        return 0;
+    }
+    if (!w && !(w = sched_spawn(s, g)))
+        return sup_interrupted = SIGTERM, 0; /* no process can start: stop as an interrupt would */
+    return sched_assign(s, w, sg) == 0;
+}
+
+/* Whether a group of this key waits for a worker, or runs in a chain of fresh workers (one
+ * per case, after sticky errors or crashes) that spares can take over at once. */
+static int sched_key_wanted(const struct sched *s, int key)
+{
+    for (int k = 0; k < s->n_groups; k++) {
+        const struct sup_group *sg = &s->sg[k];
+        if (sg->g->key == key && sched_reuses(s->cx, sg->g) &&
+            (sg->state == SUP_PENDING || (sg->state == SUP_RUNNING && sg->restarts)))
+            return 1;
+    }
+    return 0;
+}
+
+/* For a group that has lost workers mid-group, a few spare workers of its key open their
+ * device while it runs, so the next fresh worker it needs is ready: device contexts are made
+ * side by side instead of one per case in a row. */
+static void sched_spares(struct sched *s)
+{
+    for (int k = 0; k < s->n_groups; k++) {
+        const struct sup_group *sg = &s->sg[k];
+        if (sg->state != SUP_RUNNING || !sg->restarts || !sched_reuses(s->cx, sg->g) ||
+            sg->g->n_cases - sg->next < 2)
+            continue;
+        int idle = 0;
+        for (int i = 0; i < s->n_workers; i++)
+            idle += s->w[i].group < 0 && s->w[i].key == sg->g->key && s->w[i].ch.cmd_fd >= 0;
+        while (idle++ < SCHED_SPARES && s->n_workers < s->cx->jobs && sched_fits(s, sg->g) &&
+               sched_spawn(s, sg->g))
+            ;
+    }
+}
+
+/* Starts pending groups, longest first, while workers are free; keeps spares for chains;
+ * retires idle workers whose key has nothing left. */
+static void sched_fill(struct sched *s)
+{
+    for (int i = 0; i < s->n_groups && sched_busy(s) < s->cx->jobs; i++) {
+        struct sup_group *sg = &s->sg[s->order[i]];
+        if (sg->state == SUP_PENDING)
+            sched_place(s, sg);
+    }
+    sched_spares(s);
+    for (int i = 0; i < s->n_workers; i++)
+        if (s->w[i].group < 0 && !sched_key_wanted(s, s->w[i].key))
+            sched_retire(s, &s->w[i]);
+}
+
+/* Keeps what a worker prints until its work ends well (then it goes to stderr as it was) or
+ * badly (then its telling line goes into the row). Past the buffer, the older half goes:
+ * to stderr when the worker is idle, else dropped and counted. */
+static void sched_keep_output(struct sup_worker *w, const char *text, size_t n)
+{
+    size_t cap = sizeof w->out;
+    while (n) {
+        if (w->out_len == cap) {
+            if (w->group < 0) {
+                prog_clear();
+                fwrite(w->out, 1, cap / 2, stderr);
+            } else {
+                w->dropped += cap / 2;
+            }
+            memmove(w->out, w->out + cap / 2, cap - cap / 2);
+            w->out_len = cap - cap / 2;
+        }
+        size_t take = n < cap - w->out_len ? n : cap - w->out_len;
+        memcpy(w->out + w->out_len, text, take);
+        w->out_len += take, text += take, n -= take;
+    }
+}
+
+/* What a worker printed during work that ended well goes to stderr as it was. */
+static void sched_pass_output(struct sup_worker *w)
+{
+    if (!w->out_len && !w->dropped)
+        return;
+    prog_clear();
+    if (w->dropped)
+        fprintf(stderr, "harness: %zu bytes of a worker's output dropped\n", w->dropped);
+    fwrite(w->out, 1, w->out_len, stderr);
+    w->out_len = w->dropped = 0;
+}
+
+static void sched_read_output(struct sup_worker *w)
+{
+    char buf[4096];
+    ssize_t n;
+    while (w->ch.out_fd >= 0 && (n = read(w->ch.out_fd, buf, sizeof buf)) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno != EAGAIN)
+                close(w->ch.out_fd), w->ch.out_fd = -1;
+            return;
+        }
+        sched_keep_output(w, buf, (size_t)n);
+    }
+    if (w->ch.out_fd >= 0)
+        close(w->ch.out_fd);
+    w->ch.out_fd = -1;
+}
+
+/* Whether message m fits where the worker is: a case begins only after the last one has its
+ * row, and a result is the case begun. */
+static int sched_in_sequence(const struct sup_group *sg, const struct sup_worker *w, const struct msg *m,
+                             struct hb_err *err)
+{
+    if (m->type == MSG_BEGIN && (w->in_flight >= 0 || m->index != sg->next))
+        return err_set(err, "case %d begun while case %d was due", m->index, w->in_flight >= 0 ? w->in_flight : sg->next),
+               0;
+    if (m->type == MSG_RESULT && m->index != w->in_flight)
+        return err_set(err, "result for case %d while case %d was in flight", m->index, w->in_flight), 0;
+    return 1;
+}
+
+/* One whole message in the worker's buffer: checked, then judged. */
+static void sched_message(struct sched *s, struct sup_worker *w)
+{
+    struct msg m;
+    memcpy(&m, w->buf, sizeof m);
+    w->have = 0;
+    struct hb_err err = {{0}};
+    struct sup_group *sg = w->group >= 0 ? &s->sg[w->group] : NULL;
+    if (!sg) {
+        err_set(&err, "message of type %d from a worker with no group", m.type);
+    } else if (msg_valid(&m, w->group, sg->g->n_cases, &err) && sched_in_sequence(sg, w, &m, &err)) {
+        if (m.type != MSG_BEGIN)
+            sched_pass_output(w);
+        s->results += m.type == MSG_RESULT;
+        sup_message(s->cx, sg, w, &m);
+        if (m.type == MSG_DONE && !w->log[0]) {
+            sched_group_done(s, sg);
+        } else if (m.type == MSG_DONE) {
+            /* Sanitized: the findings come when the tool exits, which it does now. */
+            w->group = sg->g->ordinal;
+            w->deadline = now_ms() + s->cx->o->timeout_s * 1000;
+        }
+        return;
+    }
+    snprintf(w->bad_message, sizeof w->bad_message, "%.200s", err.msg);
+    child_kill(&w->ch);
+    w->killed = 1;
+}
+
+static void sched_read_results(struct sched *s, struct sup_worker *w)
+{
+    while (w->ch.fd >= 0 && !w->bad_message[0]) {
+        ssize_t n = read(w->ch.fd, w->buf + w->have, sizeof w->buf - w->have);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return;
+        if (n <= 0) {
+            close(w->ch.fd);
+            w->ch.fd = -1;
+            w->eof = 1, w->eof_at = now_ms();
+            return;
+        }
+        w->have += (size_t)n;
+        if (w->have == sizeof w->buf)
+            sched_message(s, w);
+    }
+}
+
+/* Every child that has exited: a worker is marked, and what is left of its group (a kernel's
+ * forked children) is killed; anything else is an orphan of a worker's group that this
+ * process, its subreaper, inherited, and is only reaped. */
+static void sched_reap_exits(struct sched *s, double now)
+{
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+        for (int i = 0; i < s->n_workers; i++) {
+            struct sup_worker *w = &s->w[i];
+            if (w->ch.pid != pid || w->exited)
+                continue;
+            w->exited = 1, w->exited_at = now, w->status = status;
+            kill(-pid, SIGKILL);
+        }
+}
+
+/* Timeouts: a worker past its deadline is killed with its whole group, and one whose pipe
+ * closed long ago without exiting is killed. */
+static void sched_watch(struct sup_worker *w, double now)
+{
+    if (w->deadline > 0 && now > w->deadline && !w->killed) {
+        w->timed_out = 1, w->killed = 1;
+        child_kill(&w->ch);
+    }
+    if (w->eof && !w->exited && !w->killed && now - w->eof_at > SCHED_EXIT_GRACE_MS) {
+        w->killed = 1;
+        child_kill(&w->ch);
+    }
+}
+
+/* A worker that has exited and whose pipe is closed: its group's rows, then its slot. */
+static void sched_reap(struct sched *s, int i)
+{
+    struct sup_worker *w = &s->w[i];
+    sched_read_output(w);
+    if (w->group >= 0 && !sup_interrupted && !s->cx->stopped) {
+        struct sup_group *sg = &s->sg[w->group];
+        int rows = sg->n_rows;
+        sup_sanitized_end(s->cx, sg, w->log);
+        if (sup_worker_lost(s->cx, sg, w))
+            sg->state = SUP_PENDING, sg->restarts++;
+        else
+            sched_group_done(s, sg);
+        /* A crash or hang row holds the telling line of what it printed: the rest is not
+         * left loose on the terminal. */
+        if (sg->n_rows > rows)
+            w->out_len = w->dropped = 0;
+    }
+    sched_pass_output(w);
+    if (w->log[0])
+        unlink(w->log);
+    child_close_pipes(&w->ch);
+    s->cx->busy_ms += now_ms() - w->born;
+    s->w[i] = s->w[--s->n_workers];
+}
+
+static int sched_poll_timeout(const struct sched *s, double now)
+{
+    double t = SCHED_TICK_MS;
+    for (int i = 0; i < s->n_workers; i++)
+        if (s->w[i].deadline > 0 && s->w[i].deadline - now < t)
+            t = s->w[i].deadline - now;
+    return t < 1 ? 1 : (int)t;
+}
+
+/* Waits for anything from any worker and handles it. */
+static void sched_wait(struct sched *s)
+{
+    struct pollfd pfd[2 * SCHED_MAX_WORKERS];
+    int n = 0;
+    for (int i = 0; i < s->n_workers; i++) {
+        pfd[n++] = (struct pollfd){s->w[i].ch.fd, POLLIN, 0};
+        pfd[n++] = (struct pollfd){s->w[i].ch.out_fd, POLLIN, 0};
+    }
+    if (poll(pfd, (nfds_t)n, sched_poll_timeout(s, now_ms())) < 0 && errno != EINTR)
+        return;
+    for (int i = 0; i < s->n_workers; i++) {
+        sched_read_output(&s->w[i]);
+        sched_read_results(s, &s->w[i]);
+    }
+    double now = now_ms();
+    sched_reap_exits(s, now);
+    for (int i = s->n_workers - 1; i >= 0; i--) {
+        struct sup_worker *w = &s->w[i];
+        sched_watch(w, now);
+        /* An exited worker's pipe closes once its leftovers are killed; one that something
+         * outside its group holds open is given up after the grace period. */
+        if (w->exited && (w->eof || now - w->exited_at > SCHED_EXIT_GRACE_MS))
+            sched_reap(s, i);
+    }
+}
+
+/* At the end (or interrupted, or stopped): every worker and what it started goes, now, and
+ * the orphans inherited meanwhile are reaped. */
+static void sched_kill_all(struct sched *s)
+{
+    for (int i = 0; i < s->n_workers; i++) {
+        struct sup_worker *w = &s->w[i];
+        child_kill(&w->ch);
+        if (w->exited)
+            w->ch.pid = -1; /* reaped already */
+        child_reap(&w->ch);
+        if (w->log[0])
+            unlink(w->log);
+        s->cx->busy_ms += now_ms() - w->born;
+    }
+    s->n_workers = 0;
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+        ;
+}
+
+void sched_run(struct run_ctx *cx, struct group *groups, int n_groups)
+{
+    struct sched s;
+    sched_init(&s, cx, groups, n_groups);
+    signal(SIGPIPE, SIG_IGN);
+    /* A worker's descendants that outlive it (a kernel's fork) become this process's
+     * children, so they are reaped here rather than left as zombies. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    while (!sup_interrupted && !cx->stopped && (s.emitted < n_groups || s.n_workers)) {
+        sched_fill(&s);
+        sched_wait(&s);
+        sched_emit(&s);
+        sched_progress(&s);
+    }
+    sched_kill_all(&s);
+    sched_finish(&s);
+}

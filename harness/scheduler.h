@@ -1,0 +1,36 @@
+/* scheduler.h: the scheduler's state, shared by its two files: sched.c (workers: start, assign,
+ * read, watch, reap) and sched_emit.c (rows out in group order, --maxfail, the status line,
+ * the end of the run). Not for the rest of the core: runner.h has sched_run. */
+#ifndef HB_SCHED_H
+#define HB_SCHED_H
+
+#include "runner.h"
+
+#define SCHED_MAX_WORKERS 256
+
+struct sched {
+    struct run_ctx *cx;
+    struct group *groups;
+    int n_groups;
+    struct sup_group *sg; /* one per group, by ordinal */
+    int *order;           /* ordinals, longest first */
+    int emitted;          /* groups whose rows are out, a prefix of the ordinals */
+    int finished;         /* groups finished, in any order */
+    double total_cost, done_cost;
+    long results, failures;
+    int stopped_at;       /* the group in which --maxfail was reached, -1 none */
+    struct sup_worker *w; /* cx->jobs of them */
+    int n_workers;
+};
+
+void sched_init(struct sched *s, struct run_ctx *cx, struct group *groups, int n_groups);
+/* The worker ran sg to its end (DONE, or its end after a lost case): finished, or back in
+ * the queue from sg->next when cases are left. */
+void sched_group_done(struct sched *s, struct sup_group *sg);
+/* Emits every finished group whose predecessors are all out; stops at --maxfail. */
+void sched_emit(struct sched *s);
+void sched_progress(const struct sched *s);
+/* After the loop: what an interrupted or stopped run still owes its reports. */
+void sched_finish(struct sched *s);
+
+#endif
