@@ -3,9 +3,21 @@
 
 #include <string.h>
 
+static size_t band = GRD_BYTES;
+
+int grd_set_band(size_t bytes)
+{
+    if (!bytes || bytes % GRD_BYTES || bytes > GRD_MAX_BYTES)
+        return -1;
+    band = bytes;
+    return 0;
+}
+
+size_t grd_band(void) { return band; }
+
 static size_t padded(size_t data_bytes) { return (data_bytes + GRD_BYTES - 1) / GRD_BYTES * GRD_BYTES; }
 
-size_t grd_image_bytes(size_t data_bytes) { return 2 * GRD_BYTES + padded(data_bytes); }
+size_t grd_image_bytes(size_t data_bytes) { return 2 * band + padded(data_bytes); }
 
 static void fill_words(unsigned char *p, size_t bytes, uint32_t bits)
 {
@@ -18,21 +30,21 @@ static void fill_words(unsigned char *p, size_t bytes, uint32_t bits)
 
 static void grd_poison(void *image, size_t data_bytes)
 {
-    fill_words((unsigned char *)image + GRD_BYTES, data_bytes, GRD_POISON_BITS);
+    fill_words((unsigned char *)image + band, data_bytes, GRD_POISON_BITS);
 }
 
 void grd_fill(void *image, size_t data_bytes, const void *data)
 {
     unsigned char *p = image;
     size_t total = grd_image_bytes(data_bytes);
-    fill_words(p, GRD_BYTES, GRD_BITS);
+    fill_words(p, band, GRD_BITS);
     if (data)
-        memcpy(p + GRD_BYTES, data, data_bytes);
+        memcpy(p + band, data, data_bytes);
     else
         grd_poison(image, data_bytes);
     /* The padding carries the guard pattern continued from the data's end, so its phase
      * matches what grd_check expects. */
-    size_t tail = GRD_BYTES + data_bytes;
+    size_t tail = band + data_bytes;
     unsigned char w[4];
     uint32_t bits = GRD_BITS;
     memcpy(w, &bits, 4);
@@ -46,15 +58,15 @@ int grd_check(const void *image, size_t data_bytes, long *offset)
     unsigned char w[4];
     uint32_t bits = GRD_BITS;
     memcpy(w, &bits, 4);
-    for (size_t i = 0; i < GRD_BYTES; i++)
+    for (size_t i = 0; i < band; i++)
         if (p[i] != w[i % 4]) {
-            *offset = (long)i - (long)GRD_BYTES;
+            *offset = (long)i - (long)band;
             return 1;
         }
-    size_t tail = GRD_BYTES + data_bytes, total = grd_image_bytes(data_bytes);
+    size_t tail = band + data_bytes, total = grd_image_bytes(data_bytes);
     for (size_t i = tail; i < total; i++)
         if (p[i] != w[(i - tail) % 4]) {
-            *offset = (long)(i - GRD_BYTES);
+            *offset = (long)(i - band);
             return 1;
         }
     return 0;

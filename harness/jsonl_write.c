@@ -70,6 +70,7 @@ const struct jf_field jf_header[] = {
     H("cases", JF_TEXT, cases),         H("manifests", JF_PATHS, manifests),
     H("only_manifest", JF_BOOL, only_manifest), H("known_bugs", JF_TEXT, known_bugs),
     H("schedule", JF_TEXT, schedule),   H("shard", JF_INT, shard),          H("shards", JF_INT, shards),
+    H("guard_bytes", JF_LONG, guard_bytes),
     H("start", JF_TEXT, start),         H("hostname", JF_TEXT, hostname),   H("cwd", JF_TEXT, cwd),
     H("exe", JF_TEXT, exe),             H("command", JF_TEXT, command),
 };

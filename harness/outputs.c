@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guard.h"
 #include "html.h"
 #include "run.h"
 #include "text.h"
@@ -87,4 +88,5 @@ void out_header(const struct run_opts *ro, struct run_header *h)
     txt_copy(h->known_bugs, sizeof h->known_bugs, ro->known_bugs ? ro->known_bugs : "");
     txt_copy(h->schedule, sizeof h->schedule, ro->schedule ? ro->schedule : "");
     h->shard = ro->shard, h->shards = ro->shards;
+    h->guard_bytes = (long)grd_band();
 }

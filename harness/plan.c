@@ -339,7 +339,7 @@ int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int 
         for (int b = 0; b < n_probes; b++)
             for (int dv = 0; dv < probes[b].count; dv++) {
                 double have = (double)probes[b].dev[dv].global_mem_bytes;
-                if (have > 0 && bytes + 3.0 * GRD_BYTES * 3 > have) {
+                if (have > 0 && bytes + 6.0 * (double)grd_band() > have) {
                     err_set(err, "%s:%d: case %s needs %.1f GiB of buffers; %s device %s has %.1f GiB", c->file, c->line,
                             c->name, bytes / 1073741824.0, probes[b].name, probes[b].dev[dv].name, have / 1073741824.0);
                     return -1;
@@ -363,7 +363,7 @@ void plan_group_cases(const struct run_ctx *cx, struct group *g)
             continue;
         g->cases[g->n_cases++] = i;
         g->cost += plan_case_cost(d->c);
-        double bytes = plan_case_bytes(d->c) + 6.0 * GRD_BYTES;
+        double bytes = plan_case_bytes(d->c) + 6.0 * (double)grd_band();
         if (bytes > g->bytes)
             g->bytes = bytes;
     }

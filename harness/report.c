@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "jsonl.h"
 #include "junit.h"
 #include "ref.h"
@@ -121,6 +122,11 @@ int rep_reproducer(const struct rep_result *r, const struct run_header *h, char 
     if (schedule[0] && !strcmp(r->backend, "sim")) {
         shell_word(buf, len, &at, "--schedule");
         shell_word(buf, len, &at, schedule);
+    }
+    if (h && h->guard_bytes && h->guard_bytes != GRD_BYTES) {
+        snprintf(num, sizeof num, "%ld", h->guard_bytes / 1024);
+        shell_word(buf, len, &at, "--guard-kib");
+        shell_word(buf, len, &at, num);
     }
     return at >= len;
 }

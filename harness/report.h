@@ -61,6 +61,7 @@ struct run_header {
     char known_bugs[REP_PATH]; /* --known-bugs FILE, "" for the default */
     char schedule[64];      /* --schedule, "" for the emulator's default */
     int shard, shards;      /* --shard i/n (shards 0: not sharded) */
+    long guard_bytes;       /* the guard band before and after every buffer (--guard-kib) */
     char start[32];         /* UTC, ISO 8601 */
     char hostname[256];
     char cwd[REP_PATH];

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "jsonl.h"
 #include "outputs.h"
 #include "runner.h"
@@ -198,8 +199,9 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, do
         return EXIT_USAGE;
     plan_prepare(cx, cx->jobs);
     *ref_ms = now_ms() - t_ref;
-    printf("harness: %d cases, %d kernels; references in %.1f s on %d threads (%s); emulator schedule %s\n",
-           selected_cases, cx->kernels.n, *ref_ms / 1e3, cx->jobs, ref_library(), o->schedule);
+    printf("harness: %d cases, %d kernels; references in %.1f s on %d threads (%s); emulator schedule %s; "
+           "guard bands %zu KiB each side (on GPUs a write further out is not seen: --guard-kib)\n",
+           selected_cases, cx->kernels.n, *ref_ms / 1e3, cx->jobs, ref_library(), o->schedule, grd_band() / 1024);
     return -1;
 }
 
@@ -222,6 +224,8 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     struct run_ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.o = o;
+    if (o->guard_kib)
+        grd_set_band((size_t)o->guard_kib * 1024); /* in range: checked with the option */
     cx.jobs = o->jobs > 0 ? o->jobs : run_cores();
     cx.out.html = o->html, cx.out.record = o->record, cx.out.compare = o->compare;
     base_opts_init(&cx.out.base);

@@ -39,6 +39,7 @@ struct run_opts {
     int device;            /* only this device index of each backend, -1 for all */
     int devices_all;       /* --devices all: one shard per device, merged */
     int allow_empty;       /* a run where no case ran exits 0 instead of EXIT_NOTHING_RAN */
+    long guard_kib;        /* guard band before and after every buffer, KiB (0: the default) */
     const char *sanitize;  /* run each group under compute-sanitizer: memcheck | racecheck */
     const char *group_child; /* internal, set by sanitize_exec: run one group and exit */
     struct sel_set ids;    /* --id and --rerun-failed: only these results (empty: all) */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "guard.h"
 #include "run.h"
 
 #define RO(dest) ((struct run_opts *)(dest))
@@ -91,6 +92,16 @@ static int set_timeout(void *d, const char *v, struct hb_err *e)
 {
     long t;
     return set_long(v, 1, 86400, &t, "seconds", e) ? -1 : (RO(d)->timeout_s = (double)t, 0);
+}
+
+static int set_guard(void *d, const char *v, struct hb_err *e)
+{
+    long kib;
+    if (set_long(v, GRD_BYTES / 1024, GRD_MAX_BYTES / 1024, &kib, "KiB", e))
+        return -1;
+    if (kib % (GRD_BYTES / 1024))
+        return err_set(e, "expected a multiple of %u KiB (bands are whole pages)", GRD_BYTES / 1024), -1;
+    return RO(d)->guard_kib = kib, 0;
 }
 
 static int set_repeats(void *d, const char *v, struct hb_err *e)
@@ -249,6 +260,9 @@ static const struct cli_opt run_table[] = {
     {"known-bugs", 0, "FILE", set_known_bugs, "triaged driver/toolkit bugs (default cases/known-bugs)"},
     {"timeout", 0, "S", set_timeout, "seconds one case may take before its child is killed (default 120)"},
     {"repeats", 0, "N", set_repeats, "launches per case, compared bit for bit (default 2)"},
+    {"guard-kib", 0, "K", set_guard,
+     "guard band before and after every buffer, in KiB (default 4): on GPUs a write further out is not seen "
+     "(the emulator checks every access; --sanitize memcheck does on CUDA)"},
     {"schedule", 0, "S", set_schedule,
      "emulator interleaving: mixed:SEED (default mixed:0: each case's first launch in lockstep, its repeats "
      "random), lockstep or random:SEED"},

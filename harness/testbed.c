@@ -109,7 +109,7 @@ static void tb_bind(struct testbed *t)
     memset(a, 0, sizeof *a);
     a->n_bufs = t->lay.n_bufs;
     for (int i = 0; i < t->lay.n_bufs; i++)
-        a->offsets[i] = GRD_BYTES, a->bytes[i] = t->lay.bytes[i];
+        a->offsets[i] = grd_band(), a->bytes[i] = t->lay.bytes[i];
     for (int i = 0; i < n; i++) {
         const struct op_param *p = &t->op->params[sig[i].param];
         int at = p->slot;
@@ -133,7 +133,7 @@ static int tb_initialize(struct testbed *t)
         b->after = xcalloc(total, 1);
         grd_fill(b->image, b->bytes, i == t->lay.out ? t->lay.out_init : b->data);
         if (i == t->lay.out && t->op->init_output)
-            t->op->init_output(t->d, t->k, (float *)((char *)b->image + GRD_BYTES));
+            t->op->init_output(t->d, t->k, (float *)((char *)b->image + grd_band()));
         tb_phase(t, PH_INIT);
         if (tb_pool_get(t->be, t->ctx, t->pool, i, total, &b->buf) != HB_OK)
             return t->failed_call = "alloc", -1;
@@ -234,11 +234,11 @@ static void tb_verify(struct testbed *t, int rep, struct rep_result *r)
             cmp->oob_buffer = i;
             cmp->oob_offset = off;
         }
-        if (b->data && memcmp((char *)b->after + GRD_BYTES, b->data, b->bytes))
+        if (b->data && memcmp((char *)b->after + grd_band(), b->data, b->bytes))
             cmp->classes |= CLS_INPUT_MODIFIED;
     }
     const struct tb_buffer *out = &t->b[t->lay.out];
-    const float *got = (const float *)((const char *)out->after + GRD_BYTES);
+    const float *got = (const float *)((const char *)out->after + grd_band());
     if (t->op->check_padding)
         t->op->check_padding(t->d, t->k, got, t->lay.out, cmp);
     if (!rep) {

@@ -292,6 +292,19 @@ else
         json_check "$k: a write past the guard band is FAIL oob" "$T/oobh.jsonl" \
             "any(r['verdict'] == 'FAIL' and 'oob' in r['classes'].split('+') for r in find(kernel='$k'))"
     done
+    if grep -q 'guard bands 4 KiB each side (on GPUs a write further out is not seen: --guard-kib)' "$T/out"; then
+        ok "the run says how far the guard bands reach"
+    else
+        bad "the run says how far the guard bands reach" "$T/out"
+    fi
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$S/oob.manifest" \
+        --kernel oob_far8k --case 'edge_15x16x17' --guard-kib 16 --json "$T/band.jsonl" --quiet >"$T/out" 2>&1
+    if head -1 "$T/band.jsonl" | grep -q '"guard_bytes":16384' && grep -q 'rerun: .* --guard-kib 16$' "$T/out"; then
+        ok "--guard-kib 16: the band is in the report header and the failure's rerun command"
+    else
+        bad "--guard-kib 16: the band is in the report header and the failure's rerun command" "$T/out"
+    fi
+    expect_exit 2 "--guard-kib 6 (not whole pages)" -- "$H" run --backend sim --guard-kib 6
     json_check "a read-only bug is FAIL oob-read alone" "$T/oobh.jsonl" \
         'any(r["verdict"] == "FAIL" and r["classes"].split("+") == ["oob-read"] for r in find(kernel="oob_read_only"))'
     json_check "each row names the binary that ran, with its source hash" "$T/oobh.jsonl" \

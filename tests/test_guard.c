@@ -155,6 +155,48 @@ START_TEST(guard_bytes_hold_the_guard_pattern)
 }
 END_TEST
 
+/* A value read from a band, put through arithmetic and written back into one must change
+ * the band: on a CPU (lavapipe, the emulator) a quiet NaN pattern would pass through x86
+ * arithmetic unchanged and the out-of-bounds write would go unseen. */
+START_TEST(guard_pattern_does_not_survive_arithmetic)
+{
+    uint32_t bits = GRD_BITS, out;
+    volatile float guard;
+    memcpy((void *)&guard, &bits, 4);
+    float sum = guard + 1.0f;
+    memcpy(&out, &sum, 4);
+    ck_assert(sum != sum);
+    ck_assert_uint_ne(out, GRD_BITS);
+}
+END_TEST
+
+/* --guard-kib: a 16 KiB band sees a write 8 KiB past the data, at its offset; bands are
+ * whole pages up to GRD_MAX_BYTES, and the padding stays page-sized. */
+START_TEST(a_wider_band_reaches_further)
+{
+    ck_assert_int_eq(grd_set_band(6000), -1);
+    ck_assert_int_eq(grd_set_band(0), -1);
+    ck_assert_int_eq(grd_set_band((size_t)GRD_MAX_BYTES + GRD_BYTES), -1);
+    ck_assert_int_eq(grd_set_band(16384), 0);
+    ck_assert_uint_eq(grd_band(), 16384);
+    ck_assert_uint_eq(grd_image_bytes(4100), 2 * 16384 + 8192);
+    unsigned char *img = malloc(grd_image_bytes(4100));
+    ck_assert_ptr_nonnull(img);
+    grd_fill(img, 4100, NULL);
+    long off;
+    ck_assert_int_eq(grd_check(img, 4100, &off), 0);
+    img[16384 + 4100 + 8192] ^= 1;
+    ck_assert_int_eq(grd_check(img, 4100, &off), 1);
+    ck_assert_int_eq(off, 4100 + 8192);
+    img[16384 + 4100 + 8192] ^= 1;
+    img[100] ^= 1;
+    ck_assert_int_eq(grd_check(img, 4100, &off), 1);
+    ck_assert_int_eq(off, 100 - 16384);
+    free(img);
+    ck_assert_int_eq(grd_set_band(GRD_BYTES), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("guard");
@@ -170,6 +212,8 @@ static Suite *suite(void)
     tcase_add_test(t, first_damage_is_reported_when_there_are_several);
     tcase_add_test(t, poisoned_data_reads_poison_bits);
     tcase_add_test(t, guard_bytes_hold_the_guard_pattern);
+    tcase_add_test(t, guard_pattern_does_not_survive_arithmetic);
+    tcase_add_test(t, a_wider_band_reaches_further);
     suite_add_tcase(s, t);
     return s;
 }
