@@ -64,8 +64,8 @@ struct hb_kernel_spec {
     int n_params;                        /* the kernel's parameters, in order */
     unsigned char params[HB_MAX_PARAMS]; /* enum hb_param_kind */
     unsigned shared_bytes;               /* dynamic shared memory per block (extern __shared__) */
-    int user;   /* a user's source, not a shipped one: built without the project's warning
-                   flags, and a source that does not build is an error, never a skip */
+    int user;                            /* a user's source, not a shipped one: built without the project's warning
+                                            flags, and a source that does not build is an error, never a skip */
 };
 
 /* Without a declared list, arguments follow the op's ABI: buffers first, then 32-bit integers.
@@ -116,17 +116,17 @@ struct hb_kernel_info {
 
 /* An out-of-bounds access a backend saw exactly (the emulator sees every access). */
 struct hb_fault {
-    long long count;    /* accesses of this kind outside their buffer's data; 0: none */
-    int arg;            /* buffer argument index of the first one, -1 when it hit no argument */
-    long long offset;   /* its byte offset from that argument's data start */
-    unsigned block[3];  /* the block and thread that made it */
+    long long count;   /* accesses of this kind outside their buffer's data; 0: none */
+    int arg;           /* buffer argument index of the first one, -1 when it hit no argument */
+    long long offset;  /* its byte offset from that argument's data start */
+    unsigned block[3]; /* the block and thread that made it */
     unsigned thread[3];
 };
 
 struct hb_backend {
-    int abi;              /* HB_BACKEND_ABI */
-    const char *name;     /* "vulkan", "cuda", "hip", "sim" */
-    const char *langs;    /* kernel languages it runs, space separated: "cuda hip" */
+    int abi;           /* HB_BACKEND_ABI */
+    const char *name;  /* "vulkan", "cuda", "hip", "sim" */
+    const char *langs; /* kernel languages it runs, space separated: "cuda hip" */
 
     /* Devices this process sees. Returns the count (>= 0) or -1 with a message in err.
      * 0 devices is not an error. */
@@ -149,16 +149,14 @@ struct hb_backend {
 
     /* Runs one launch to completion. If device_ms is not NULL it receives the device
      * time of the launch (events / timestamp queries / wall clock on the CPU). */
-    int (*launch)(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args,
-                  double *device_ms);
+    int (*launch)(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args, double *device_ms);
 
     /* Optional peers, NULL when the backend has none. vendor_sgemm is the vendor
      * library (cuBLAS, rocBLAS) in full fp32, run as a second oracle and the speed
      * yardstick; copy is a device-to-device copy, the bandwidth yardstick. */
     int (*vendor_sgemm)(hb_ctx *ctx, const struct hb_args *args, double *device_ms);
     const char *vendor_name; /* "cublas" */
-    int (*copy)(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off,
-                size_t bytes, double *device_ms);
+    int (*copy)(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off, size_t bytes, double *device_ms);
 
     /* ABI 2 */
     /* The platform under the API when it is not the obvious one ("nvidia" for HIP on CUDA),

@@ -95,8 +95,10 @@ struct jsonl_run *base_load(const char *path, struct hb_err *err)
         return NULL;
     }
     if (!run->has_header)
-        err_set(&why, "no run header: not a baseline from --record (or one written before schema %d: record it "
-                      "again)", JSONL_SCHEMA);
+        err_set(&why,
+                "no run header: not a baseline from --record (or one written before schema %d: record it "
+                "again)",
+                JSONL_SCHEMA);
     else if (!run->has_end)
         err_set(&why, "no end record: the file was cut short");
     else if (run->end_results != run->n)
@@ -123,8 +125,8 @@ struct base_ref {
 static int key_cmp(const struct rep_result *a, const struct rep_result *b)
 {
     int c;
-    if ((c = strcmp(a->backend, b->backend)) || (c = strcmp(a->device, b->device)) ||
-        (c = strcmp(a->lang, b->lang)) || (c = strcmp(a->kernel, b->kernel)))
+    if ((c = strcmp(a->backend, b->backend)) || (c = strcmp(a->device, b->device)) || (c = strcmp(a->lang, b->lang)) ||
+        (c = strcmp(a->kernel, b->kernel)))
         return c;
     if (a->device_index != b->device_index)
         return a->device_index < b->device_index ? -1 : 1;
@@ -173,8 +175,8 @@ static void compare_pair(FILE *out, const struct base_opts *o, const double *old
     if (was->verdict != now->verdict) {
         int got_worse = verdict_fails_run(now->verdict) && !verdict_fails_run(was->verdict);
         int got_better = verdict_fails_run(was->verdict) && !verdict_fails_run(now->verdict);
-        snprintf(what, sizeof what, "verdict %s -> %s%s%.400s", verdict_name(was->verdict),
-                 verdict_name(now->verdict), now->why[0] ? ": " : "", now->why);
+        snprintf(what, sizeof what, "verdict %s -> %s%s%.400s", verdict_name(was->verdict), verdict_name(now->verdict),
+                 now->why[0] ? ": " : "", now->why);
         line(out, got_worse ? "WORSE" : got_better ? "better" : "changed", now, what);
         t->worse += got_worse, t->failing += got_worse, t->better += got_better;
         t->changed += !got_worse && !got_better;
@@ -183,8 +185,8 @@ static void compare_pair(FILE *out, const struct base_opts *o, const double *old
         return;
     double r0 = was->cmp.max_ratio, r1 = now->cmp.max_ratio;
     if (was->cmp.elements && now->cmp.elements && r1 > 1 && (isinf(r1) ? !isinf(r0) : r1 > r0 * o->error_growth)) {
-        snprintf(what, sizeof what, "error grew: max ratio %.3g -> %.3g (threshold %.3g), more than x%g",
-                 r0, r1, now->cmp.threshold, o->error_growth);
+        snprintf(what, sizeof what, "error grew: max ratio %.3g -> %.3g (threshold %.3g), more than x%g", r0, r1,
+                 now->cmp.threshold, o->error_growth);
         line(out, "WORSE", now, what);
         t->grew++, t->failing++;
     }
@@ -291,15 +293,17 @@ int base_compare(const struct jsonl_run *old, const char *path, const struct rep
             "changes%s, %d slower%s); %d better, %d faster, %d other verdict changes, %d new, %d driver "
             "change%s\n",
             t.failing, t.failing == 1 ? "" : "s", t.worse, t.grew, t.missing, t.bits,
-            o->fail_on_bits ? "" : " not failing", t.slower, o->fail_on_perf ? "" : " not failing", t.better,
-            t.faster, t.changed, t.added, notes, notes == 1 ? "" : "s");
+            o->fail_on_bits ? "" : " not failing", t.slower, o->fail_on_perf ? "" : " not failing", t.better, t.faster,
+            t.changed, t.added, notes, notes == 1 ? "" : "s");
     free(pair_a);
     free(pair_b);
     free(a);
     free(b);
     if (t.added && !o->allow_new) {
-        err_set(err, "--compare %s: the baseline does not cover %d result%s of this run (listed as \"new\" above); "
-                     "record it again, or pass --allow-new", path, t.added, t.added == 1 ? "" : "s");
+        err_set(err,
+                "--compare %s: the baseline does not cover %d result%s of this run (listed as \"new\" above); "
+                "record it again, or pass --allow-new",
+                path, t.added, t.added == 1 ? "" : "s");
         return -1;
     }
     return t.failing;

@@ -62,9 +62,9 @@ static double time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *k
         runs = 64;
     for (int i = -2; i < runs; i++) {
         double ms = 0;
-        int rc = what == BENCH_KERNEL ? be->launch(ctx, kern, grid, args, &ms)
-               : what == BENCH_VENDOR ? be->vendor_sgemm(ctx, args, &ms)
-                                      : be->copy(ctx, args->bufs[1], 0, args->bufs[0], 0, copy_bytes, &ms);
+        int rc = what == BENCH_KERNEL   ? be->launch(ctx, kern, grid, args, &ms)
+                 : what == BENCH_VENDOR ? be->vendor_sgemm(ctx, args, &ms)
+                                        : be->copy(ctx, args->bufs[1], 0, args->bufs[0], 0, copy_bytes, &ms);
         if (rc != HB_OK)
             return -1;
         if (i >= 0)
@@ -123,8 +123,7 @@ static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
 
 /* In the child, on an open context: loads the kernel (and asks its figures), then times
  * each point. */
-static void bench_measure(const struct hb_backend *be, hb_ctx *ctx, const struct bench_job *job,
-                          struct bench_msg *m)
+static void bench_measure(const struct hb_backend *be, hb_ctx *ctx, const struct bench_job *job, struct bench_msg *m)
 {
     hb_kern *kern = NULL;
     if ((job->what == BENCH_VENDOR && !be->vendor_sgemm) || (job->what == BENCH_COPY && !be->copy)) {
@@ -182,7 +181,10 @@ static int bench_one(const struct bench_job *job, struct bench_msg *m)
         child_kill(&ch);
     int status = child_reap(&ch);
     if (rc != 1) {
-        snprintf(m->err, sizeof m->err, "%s", rc == -1 ? "timed out" : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "child failed");
+        snprintf(m->err, sizeof m->err, "%s",
+                 rc == -1              ? "timed out"
+                 : WIFSIGNALED(status) ? strsignal(WTERMSIG(status))
+                                       : "child failed");
         m->ok = 0;
     }
     return m->ok ? 0 : -1;
@@ -293,8 +295,8 @@ static void bench_add(struct bench_state *st, const struct probe *p, int dev, co
         return;
     }
     for (int s = 0; s < (sgemm ? st->o->n_sizes : 1); s++) {
-        struct bench_row *r = row_add(st, p, dev, impl, what, sgemm, sgemm ? st->o->sizes[s] : st->o->reduce_n,
-                                      m.ms[s]);
+        struct bench_row *r =
+            row_add(st, p, dev, impl, what, sgemm, sgemm ? st->o->sizes[s] : st->o->reduce_n, m.ms[s]);
         r->have_info = m.have_info;
         r->info = m.info;
         const struct bench_row *ruler = ruler_for(st, r);
@@ -318,8 +320,8 @@ static int selected(const struct bench_opts *o, const struct probe *p, const str
 static void bench_sgemm(struct bench_state *st, const struct kern_set *ks)
 {
     printf("SGEMM (C = A*B, fp32, uniform data; median of %d after 2 warm-ups)\n", st->o->runs);
-    printf("  %-28s %-24s %6s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "n", "TFLOPS",
-           "% of vendor", "% fp32 peak", "regs", "smem B", "occupancy");
+    printf("  %-28s %-24s %6s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "n", "TFLOPS", "% of vendor",
+           "% fp32 peak", "regs", "smem B", "occupancy");
     /* The yardsticks first, in this same run. */
     for (int i = 0; i < st->n_probes; i++)
         for (int d = 0; st->probes[i].vendor[0] && d < device_count(st, &st->probes[i]); d++)
@@ -338,8 +340,8 @@ static void bench_reduce(struct bench_state *st, const struct kern_set *ks)
 {
     printf("\nReductions (n = %ld floats; GB/s of input read; a copy counts bytes read plus written)\n",
            st->o->reduce_n);
-    printf("  %-28s %-24s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "GB/s", "% of copy",
-           "% DRAM peak", "regs", "smem B", "occupancy");
+    printf("  %-28s %-24s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "GB/s", "% of copy", "% DRAM peak",
+           "regs", "smem B", "occupancy");
     for (int i = 0; i < st->n_probes; i++)
         for (int d = 0; d < device_count(st, &st->probes[i]); d++) {
             bench_add(st, &st->probes[i], d, NULL, 0);

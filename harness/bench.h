@@ -19,8 +19,8 @@ struct bench_opts {
     int n_sizes;
     long reduce_n;
     int runs;
-    int all_devices;                 /* every device of each backend, not only device 0 */
-    const char *json, *csv, *svg;    /* output files, NULL when not asked for */
+    int all_devices;              /* every device of each backend, not only device 0 */
+    const char *json, *csv, *svg; /* output files, NULL when not asked for */
 };
 
 /* `harness bench ...`: parses argv (argv[1] is "bench") and runs; returns an exit code. */
@@ -31,13 +31,13 @@ int bench_main(const struct bench_opts *o, struct hb_err *err);
 /* One measured point: a kernel, the vendor library or the copy, on one device at one size. */
 enum bench_what { BENCH_KERNEL, BENCH_VENDOR, BENCH_COPY };
 struct bench_row {
-    char impl[96];    /* "cuda/sgemm_optimized", "cublas", "device copy" */
+    char impl[96]; /* "cuda/sgemm_optimized", "cublas", "device copy" */
     char backend[16];
     char device[128];
     char driver[128];
     int device_index;
     enum bench_what what;
-    int sgemm;        /* 1: n^3 SGEMM, rate in TFLOPS; 0: n-float reduction or copy, GB/s */
+    int sgemm; /* 1: n^3 SGEMM, rate in TFLOPS; 0: n-float reduction or copy, GB/s */
     long n;
     double ms;
     double rate;      /* TFLOPS, or GB/s (reductions: bytes read; the copy: read + written) */

@@ -69,11 +69,11 @@ static int set_devices(void *d, const char *v, struct hb_err *e)
     return BC(d)->b.all_devices = 1, 0;
 }
 
-#define SET_OUT(field)                                                                             \
-    static int set_##field(void *d, const char *v, struct hb_err *e)                                \
-    {                                                                                                \
-        (void)e;                                                                                     \
-        return BC(d)->b.field = v, 0;                                                                \
+#define SET_OUT(field)                                                                                                 \
+    static int set_##field(void *d, const char *v, struct hb_err *e)                                                   \
+    {                                                                                                                  \
+        (void)e;                                                                                                       \
+        return BC(d)->b.field = v, 0;                                                                                  \
     }
 SET_OUT(json)
 SET_OUT(csv)

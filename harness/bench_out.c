@@ -52,15 +52,18 @@ static void json_row(FILE *f, const struct bench_row *r)
     jsonl_string(f, r->backend);
     fputs(", \"device\": ", f);
     jsonl_string(f, r->device);
-    fprintf(f, ", \"device_index\": %d, \"kind\": \"%s\", \"op\": \"%s\", \"n\": %ld", r->device_index,
-            what_name(r), r->sgemm ? "sgemm" : r->what == BENCH_COPY ? "copy" : "reduce", r->n);
+    fprintf(f, ", \"device_index\": %d, \"kind\": \"%s\", \"op\": \"%s\", \"n\": %ld", r->device_index, what_name(r),
+            r->sgemm                ? "sgemm"
+            : r->what == BENCH_COPY ? "copy"
+                                    : "reduce",
+            r->n);
     json_num(f, "ms", r->ms, "%.6g");
     json_num(f, r->sgemm ? "tflops" : "gbs", r->rate, "%.6g");
     json_num(f, r->sgemm ? "pct_vendor" : "pct_copy", r->pct_ruler, "%.4g");
     json_num(f, r->sgemm ? "pct_fp32_peak" : "pct_dram_peak", r->pct_peak, "%.4g");
     if (r->have_info) {
-        fprintf(f, ", \"regs\": %d, \"shared_bytes\": %d, \"local_bytes\": %d, \"blocks_per_sm\": %d",
-                r->info.regs, r->info.shared_bytes, r->info.local_bytes, r->info.blocks_per_sm);
+        fprintf(f, ", \"regs\": %d, \"shared_bytes\": %d, \"local_bytes\": %d, \"blocks_per_sm\": %d", r->info.regs,
+                r->info.shared_bytes, r->info.local_bytes, r->info.blocks_per_sm);
         json_num(f, "occupancy", r->info.occupancy, "%.4g");
     }
     fputs(", \"driver\": ", f);
@@ -116,7 +119,8 @@ int bench_write_csv(const char *path, const struct bench_row *rows, int n, struc
     if (!f)
         return -1;
     fputs("impl,backend,device,device_index,kind,op,n,ms,rate,unit,pct_ruler,ruler,pct_peak,regs,"
-          "shared_bytes,local_bytes,blocks_per_sm,occupancy,driver\n", f);
+          "shared_bytes,local_bytes,blocks_per_sm,occupancy,driver\n",
+          f);
     for (int i = 0; i < n; i++) {
         const struct bench_row *r = &rows[i];
         csv_text(f, r->impl);
@@ -125,7 +129,10 @@ int bench_write_csv(const char *path, const struct bench_row *rows, int n, struc
         fputc(',', f);
         csv_text(f, r->device);
         fprintf(f, ",%d,%s,%s,%ld", r->device_index, what_name(r),
-                r->sgemm ? "sgemm" : r->what == BENCH_COPY ? "copy" : "reduce", r->n);
+                r->sgemm                ? "sgemm"
+                : r->what == BENCH_COPY ? "copy"
+                                        : "reduce",
+                r->n);
         csv_num(f, r->ms);
         csv_num(f, r->rate);
         fprintf(f, ",%s", r->sgemm ? "TFLOPS" : "GB/s");
@@ -148,7 +155,7 @@ int bench_write_csv(const char *path, const struct bench_row *rows, int n, struc
  * rounded maximum, one polyline per series (a kernel or the vendor on one device). */
 #define SVG_W 820
 #define SVG_H 440
-#define SVG_L 64  /* plot area: left, top, right edge, bottom edge */
+#define SVG_L 64 /* plot area: left, top, right edge, bottom edge */
 #define SVG_T 44
 #define SVG_R 560
 #define SVG_B 390
@@ -157,8 +164,8 @@ int bench_write_csv(const char *path, const struct bench_row *rows, int n, struc
 struct svg_plot {
     long sizes[BENCH_MAX_SIZES];
     int n_sizes;
-    int pct;    /* y is % of the vendor (every SGEMM row has it), else TFLOPS */
-    double top; /* y axis maximum */
+    int pct;                                       /* y is % of the vendor (every SGEMM row has it), else TFLOPS */
+    double top;                                    /* y axis maximum */
     const struct bench_row *first[SVG_MAX_SERIES]; /* a row of each series, to name it */
     int n_series;
 };
@@ -184,10 +191,7 @@ static int same_series(const struct bench_row *a, const struct bench_row *b)
     return !strcmp(a->impl, b->impl) && !strcmp(a->backend, b->backend) && a->device_index == b->device_index;
 }
 
-static double svg_y(const struct bench_row *r, int pct)
-{
-    return pct ? r->pct_ruler : r->rate;
-}
+static double svg_y(const struct bench_row *r, int pct) { return pct ? r->pct_ruler : r->rate; }
 
 /* Sizes, series and the y range of the SGEMM rows. */
 static void svg_scan(struct svg_plot *pl, const struct bench_row *rows, int n)
@@ -231,20 +235,18 @@ static double svg_px(const struct svg_plot *pl, long n)
     return pl->n_sizes > 1 ? SVG_L + 20 + (double)s * (SVG_R - SVG_L - 40) / (pl->n_sizes - 1) : (SVG_L + SVG_R) / 2.0;
 }
 
-static double svg_py(const struct svg_plot *pl, double v)
-{
-    return SVG_B - v / pl->top * (SVG_B - SVG_T);
-}
+static double svg_py(const struct svg_plot *pl, double v) { return SVG_B - v / pl->top * (SVG_B - SVG_T); }
 
 static void svg_axes(FILE *f, const struct svg_plot *pl)
 {
-    fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">SGEMM %s per size (n x n x n, fp32)</text>\n",
-            SVG_L, pl->pct ? "speed, % of the vendor library," : "TFLOPS");
+    fprintf(
+        f, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">SGEMM %s per size (n x n x n, fp32)</text>\n",
+        SVG_L, pl->pct ? "speed, % of the vendor library," : "TFLOPS");
     for (int t = 0; t <= 5; t++) {
         double v = pl->top * t / 5, y = svg_py(pl, v);
         fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", SVG_L, y, SVG_R, y);
-        fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%.4g%s</text>\n", SVG_L - 6,
-                y + 4, v, pl->pct ? "%" : "");
+        fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%.4g%s</text>\n", SVG_L - 6, y + 4,
+                v, pl->pct ? "%" : "");
     }
     for (int s = 0; s < pl->n_sizes; s++)
         fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%ld</text>\n",
@@ -280,8 +282,8 @@ static void svg_series(FILE *f, const struct svg_plot *pl, int k, const struct b
             fputs("</title></circle>\n", f);
         }
     double y = SVG_T + 8 + 20.0 * k;
-    fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n", SVG_R + 16,
-            y, SVG_R + 40, y, color);
+    fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n", SVG_R + 16, y,
+            SVG_R + 40, y, color);
     fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\">", SVG_R + 46, y + 4);
     svg_text(f, id->impl);
     fprintf(f, " (%s", id->backend);
@@ -298,9 +300,11 @@ int bench_write_svg(const char *path, const struct bench_row *rows, int n, struc
     if (!f)
         return -1;
     int h = SVG_H > SVG_T + 20 * pl.n_series + 20 ? SVG_H : SVG_T + 20 * pl.n_series + 20;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-               "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
-               "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n", SVG_W, h, SVG_W, h);
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+            "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+            SVG_W, h, SVG_W, h);
     if (pl.n_series == 0)
         fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"14\">no SGEMM timings in this run</text>\n", SVG_L, SVG_T);
     else

@@ -4,8 +4,8 @@
 #include "case.h"
 
 #include <ctype.h>
-#include <stddef.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,8 +73,7 @@ void case_set_free(struct case_set *set)
     memset(set, 0, sizeof *set);
 }
 
-static int parse_text(const char *path, const char *text, struct case_set *set, struct hb_err *err,
-                      int depth);
+static int parse_text(const char *path, const char *text, struct case_set *set, struct hb_err *err, int depth);
 
 /* The largest case catalogue read: the shipped tiers are a few KiB. */
 #define CASE_MAX_FILE_BYTES (64 << 20)
@@ -127,8 +126,7 @@ static int parse_file_depth(const char *path, struct case_set *set, struct hb_er
     return rc;
 }
 
-static int parse_text(const char *path, const char *text, struct case_set *set, struct hb_err *err,
-                      int depth)
+static int parse_text(const char *path, const char *text, struct case_set *set, struct hb_err *err, int depth)
 {
     int line = 0;
     for (const char *p = text; *p;) {
@@ -163,8 +161,8 @@ static int parse_text(const char *path, const char *text, struct case_set *set, 
                 return -1;
             }
             if (depth == MAX_INCLUDE_DEPTH) {
-                err_set(err, "%s:%d: include %s: includes nest deeper than %d (an include loop?)", path,
-                        line, target, MAX_INCLUDE_DEPTH);
+                err_set(err, "%s:%d: include %s: includes nest deeper than %d (an include loop?)", path, line, target,
+                        MAX_INCLUDE_DEPTH);
                 return -1;
             }
             char *dir = path_dirname(path);
@@ -173,7 +171,8 @@ static int parse_text(const char *path, const char *text, struct case_set *set, 
             int rc = parse_file_depth(inc, set, err, depth + 1);
             /* A path longer than a message leaves it cut inside the path: still a file-level one. */
             size_t inc_len = strlen(inc), msg_len = strlen(err->msg), cut = msg_len < inc_len + 2;
-            if (rc && !strncmp(err->msg, inc, cut ? msg_len : inc_len) && (cut || !strncmp(err->msg + inc_len, ": ", 2))) {
+            if (rc && !strncmp(err->msg, inc, cut ? msg_len : inc_len) &&
+                (cut || !strncmp(err->msg + inc_len, ": ", 2))) {
                 /* A file-level problem (missing, unreadable, a folder): name the include line. */
                 char inner[sizeof err->msg];
                 memcpy(inner, err->msg, sizeof inner);

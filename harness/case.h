@@ -25,11 +25,11 @@ enum case_scalar { CASE_ALPHA = 1u << 0, CASE_BETA = 1u << 1 };
 struct hb_case {
     enum hb_op op;
     char name[96];
-    long M, N, K; /* sgemm */
+    long M, N, K;       /* sgemm */
     long lda, ldb, ldc; /* sgemm_strided: row strides (elements), >= K, N, N */
-    long n;       /* reduce */
-    unsigned scalars; /* sgemm: CASE_ALPHA, CASE_BETA when the line gives alpha=, beta= */
-    float alpha, beta; /* for kernels that take them; the op's defaults when not given */
+    long n;             /* reduce */
+    unsigned scalars;   /* sgemm: CASE_ALPHA, CASE_BETA when the line gives alpha=, beta= */
+    float alpha, beta;  /* for kernels that take them; the op's defaults when not given */
     enum case_dist dist;
     unsigned specials;
     uint64_t seed;

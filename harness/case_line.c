@@ -69,8 +69,7 @@ static int case_var_index(const char *key)
 
 static long *case_var_slot(struct hb_case *c, int var) { return (long *)((char *)c + case_vars[var].at); }
 
-static int parse_size_list(const char *val, struct list *l, const char *key, const char *where,
-                           struct hb_err *err)
+static int parse_size_list(const char *val, struct list *l, const char *key, const char *where, struct hb_err *err)
 {
     if (l->given) {
         err_set(err, "%s: %s given twice", where, key);
@@ -82,8 +81,7 @@ static int parse_size_list(const char *val, struct list *l, const char *key, con
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         long v;
         if (parse_long(str_trim(tok), &v) || v < 0 || v > MAX_DIM) {
-            err_set(err, "%s: %s=%s: expected whole numbers from 0 to %ld, comma separated", where,
-                    key, val, MAX_DIM);
+            err_set(err, "%s: %s=%s: expected whole numbers from 0 to %ld, comma separated", where, key, val, MAX_DIM);
             return -1;
         }
         if (l->n == MAX_LIST) {
@@ -132,9 +130,11 @@ static int parse_dist_list(const char *val, struct list *l, const char *where, s
 
 static int parse_specials(const char *val, unsigned *out, const char *where, struct hb_err *err)
 {
-    static const struct { const char *name; unsigned bit; } names[] = {
-        {"nan", SPECIAL_NAN}, {"inf", SPECIAL_INF}, {"negzero", SPECIAL_NEGZERO},
-        {"subnormal", SPECIAL_SUBNORMAL}};
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } names[] = {
+        {"nan", SPECIAL_NAN}, {"inf", SPECIAL_INF}, {"negzero", SPECIAL_NEGZERO}, {"subnormal", SPECIAL_SUBNORMAL}};
     char buf[MAX_LINE];
     snprintf(buf, sizeof buf, "%s", val);
     *out = 0;
@@ -157,8 +157,7 @@ static int parse_specials(const char *val, unsigned *out, const char *where, str
 }
 
 /* alpha= or beta= (sgemm): one finite float, for the kernels that declare that parameter. */
-static int parse_scalar(struct line_spec *ls, const char *key, const char *val, const char *where,
-                        struct hb_err *err)
+static int parse_scalar(struct line_spec *ls, const char *key, const char *val, const char *where, struct hb_err *err)
 {
     unsigned bit = key[0] == 'a' ? CASE_ALPHA : CASE_BETA;
     char *end;
@@ -238,8 +237,8 @@ static int expand_name(const char *tmpl, const struct hb_case *c, char *out, siz
 }
 
 /* One case of a line, its sizes and distribution already set. */
-static int emit_one(const struct line_spec *ls, struct hb_case *c, const char *file, int line, long total,
-                    int first, struct case_set *set, struct hb_err *err)
+static int emit_one(const struct line_spec *ls, struct hb_case *c, const char *file, int line, long total, int first,
+                    struct case_set *set, struct hb_err *err)
 {
     char where[300];
     snprintf(where, sizeof where, "%s:%d", file, line);
@@ -266,9 +265,10 @@ static int emit_one(const struct line_spec *ls, struct hb_case *c, const char *f
     c->line = line;
     int at = case_set_find(set, c->name);
     if (at >= 0) {
-        err_set(err, "%s: case name '%s' is already used at %s:%d%s", where, c->name, set->c[at].file,
-                set->c[at].line,
-                total > 1 && at >= first ? " (put {M} {N} {K} {n} or {dist}, or another listed key in braces, in a name that lists values)" : "");
+        err_set(err, "%s: case name '%s' is already used at %s:%d%s", where, c->name, set->c[at].file, set->c[at].line,
+                total > 1 && at >= first
+                    ? " (put {M} {N} {K} {n} or {dist}, or another listed key in braces, in a name that lists values)"
+                    : "");
         return -1;
     }
     case_set_push(set, c);
@@ -276,8 +276,7 @@ static int emit_one(const struct line_spec *ls, struct hb_case *c, const char *f
 }
 
 /* Expands a line's lists to their cross product, variables in case_vars order, then dist. */
-static int emit_cases(const struct line_spec *ls, const char *file, int line, struct case_set *set,
-                      struct hb_err *err)
+static int emit_cases(const struct line_spec *ls, const char *file, int line, struct case_set *set, struct hb_err *err)
 {
     static const struct list uniform_only = {1, {DIST_UNIFORM}, 0};
     struct list unset[CASE_VARS];
@@ -286,8 +285,9 @@ static int emit_cases(const struct line_spec *ls, const char *file, int line, st
     for (int v = 0; v <= CASE_VARS; v++) {
         if (v < CASE_VARS)
             unset[v] = (struct list){1, {case_vars[v].unset}, 0};
-        lists[v] = v == CASE_VARS ? (ls->dist.given ? &ls->dist : &uniform_only)
-                 : ls->sizes[v].given ? &ls->sizes[v] : &unset[v];
+        lists[v] = v == CASE_VARS       ? (ls->dist.given ? &ls->dist : &uniform_only)
+                   : ls->sizes[v].given ? &ls->sizes[v]
+                                        : &unset[v];
         total *= lists[v]->n;
     }
     int first = set->n, pick[CASE_VARS + 1] = {0};
@@ -323,8 +323,10 @@ static int parse_key(struct line_spec *ls, char *tok, const char *where, struct 
         return parse_dist_list(val, &ls->dist, where, err);
     if (!strcmp(key, "alpha") || !strcmp(key, "beta"))
         return parse_scalar(ls, key, val, where, err);
-    int *once = !strcmp(key, "special") ? &ls->have_special : !strcmp(key, "seed") ? &ls->have_seed
-              : !strcmp(key, "note") ? &ls->have_note : NULL;
+    int *once = !strcmp(key, "special") ? &ls->have_special
+                : !strcmp(key, "seed")  ? &ls->have_seed
+                : !strcmp(key, "note")  ? &ls->have_note
+                                        : NULL;
     if (!once) {
         char keys[128];
         snprintf(keys, sizeof keys, "%s", op_get(ls->op)->size_keys);
@@ -364,7 +366,10 @@ static int check_required(const struct line_spec *ls, const char *where, struct 
     snprintf(words, sizeof words, "%s", required);
     int i = 0;
     for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save), i++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s=", i == 0 ? "" : i == n - 1 ? " and " : ", ",
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s=",
+                 i == 0       ? ""
+                 : i == n - 1 ? " and "
+                              : ", ",
                  w);
     err_set(err, "%s: %s needs %s", where, op_name(ls->op), list);
     return -1;
@@ -420,4 +425,3 @@ int case_parse_line(char *text, const char *file, int line, struct case_set *set
     }
     return emit_cases(&ls, file, line, set, err);
 }
-

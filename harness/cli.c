@@ -89,8 +89,7 @@ int cli_parse(int argc, char **argv, const char *usage, const struct cli_opt *op
         }
         if (c == '?' || c == ':') {
             const char *bad = argv[optind - 1];
-            err_set(err, "%s: %s (see harness %s --help)", bad, c == ':' ? "needs a value" : "unknown option",
-                    argv[0]);
+            err_set(err, "%s: %s (see harness %s --help)", bad, c == ':' ? "needs a value" : "unknown option", argv[0]);
             return -1;
         }
         const struct cli_opt *o = NULL;

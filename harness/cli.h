@@ -10,12 +10,12 @@
 #include "util.h"
 
 struct cli_opt {
-    const char *name;  /* long name, without "--" */
-    int letter;        /* short option, 0 for none */
-    const char *arg;   /* the argument's placeholder ("FILE"), NULL for a flag */
+    const char *name; /* long name, without "--" */
+    int letter;       /* short option, 0 for none */
+    const char *arg;  /* the argument's placeholder ("FILE"), NULL for a flag */
     /* Applies the option to dest; value is NULL for a flag. 0, or -1 with err. */
     int (*set)(void *dest, const char *value, struct hb_err *err);
-    const char *help;  /* NULL: internal, not listed */
+    const char *help; /* NULL: internal, not listed */
 };
 
 /* Parses argv[1..] (argv[0] is the command's name) into dest. Arguments that are not options

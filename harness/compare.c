@@ -131,7 +131,7 @@ static void note_ratio(struct cmp_result *r, double ratio, double t)
 
 /* A NaN's payload (mantissa less the quiet bit) survives arithmetic on x86 and GPUs alike,
  * so it names the pattern it came from; its sign and quiet bit do not. */
-#define NAN_PAYLOAD(bits) ((bits) & 0x003fffffu)
+#define NAN_PAYLOAD(bits) ((bits)&0x003fffffu)
 
 static void count_nan_origin(struct cmp_result *r, float got)
 {
@@ -277,8 +277,15 @@ void cmp_sgemm_given(const struct ref_sgemm *ref, const float *given, const floa
     for (long i = 0; i < ref->M; i++)
         for (long j = 0; j < ref->N; j++) {
             size_t at = (size_t)i * ref->N + j;
-            struct elem e = {ref->c64[at], ref->gauge[at], ref->spread[at], ref->flush ? ref->flush[at] : 0,
-                             ref->c32[at], ref->terms, exact || ref->exact[at], i, j,
+            struct elem e = {ref->c64[at],
+                             ref->gauge[at],
+                             ref->spread[at],
+                             ref->flush ? ref->flush[at] : 0,
+                             ref->c32[at],
+                             ref->terms,
+                             exact || ref->exact[at],
+                             i,
+                             j,
                              (i * CMP_HEAT / ref->M) * CMP_HEAT + j * CMP_HEAT / ref->N};
             if (left_as_given(&e, got[at], given ? &given[at] : NULL))
                 mark_unwritten(out, &e, got[at]);
@@ -294,8 +301,15 @@ void cmp_reduce(const struct ref_reduce *ref, const float *partials, int exact, 
     double total = 0;
     for (long b = 0; b < ref->blocks; b++) {
         long len = (b + 1) * ref->chunk < ref->n ? ref->chunk : ref->n - b * ref->chunk;
-        struct elem e = {ref->partial64[b], ref->gauge[b], ref->spread[b], ref->flush ? ref->flush[b] : 0,
-                         (float)ref->partial64[b], len, exact || ref->exact[b], b, -1,
+        struct elem e = {ref->partial64[b],
+                         ref->gauge[b],
+                         ref->spread[b],
+                         ref->flush ? ref->flush[b] : 0,
+                         (float)ref->partial64[b],
+                         len,
+                         exact || ref->exact[b],
+                         b,
+                         -1,
                          b * (CMP_HEAT * CMP_HEAT) / ref->blocks};
         check_element(out, &e, partials[b]);
         total += partials[b];

@@ -16,27 +16,27 @@
 enum { CMP_HEAT_NAN = 251, CMP_HEAT_UNWRITTEN = 252 };
 
 struct cmp_result {
-    unsigned classes;     /* failure classes seen (verdict.h) */
-    int suspect;          /* a ratio in the grey band above its threshold, or an overflow below */
-    long elements;        /* elements compared (C entries, or block partials) */
-    long bad;             /* past the threshold, NaN/Inf mismatches, overflows and unwritten, together */
+    unsigned classes; /* failure classes seen (verdict.h) */
+    int suspect;      /* a ratio in the grey band above its threshold, or an overflow below */
+    long elements;    /* elements compared (C entries, or block partials) */
+    long bad;         /* past the threshold, NaN/Inf mismatches, overflows and unwritten, together */
     long nan_mismatch;
-    long nan_poison;      /* NaN results carrying the output poison's payload (guard.h): C was
-                             read before the kernel wrote it, and the poison went through */
-    long nan_guard;       /* NaN results carrying the guard pattern's payload: an input was
-                             read past its end */
-    long nan_other;       /* any other NaN result where the truth is not NaN */
+    long nan_poison; /* NaN results carrying the output poison's payload (guard.h): C was
+                        read before the kernel wrote it, and the poison went through */
+    long nan_guard;  /* NaN results carrying the guard pattern's payload: an input was
+                        read past its end */
+    long nan_other;  /* any other NaN result where the truth is not NaN */
     long unwritten;
-    long overflowed;      /* +-Inf or NaN where the truth is finite (or the other Inf) but terms of
-                             that sign sum to within the error bound of float overflow: an
-                             intermediate overflow some correct fp32 order may hit. Counted as
-                             suspect, never as a failure class. */
-    double threshold;     /* threshold at the element nearest its own (largest ratio / threshold);
-                             with no error anywhere, the strictest threshold applied */
-    double max_ratio;     /* |got - ref64| / (eps * gauge), after the flush allowance, at that
-                             element: max_ratio / threshold is the case's margin */
-    uint64_t max_ulp;     /* max ULP distance to OpenBLAS (sgemm) / rounded float64 (reduce), over
-                             elements whose magnitude stands above the error bound */
+    long overflowed;       /* +-Inf or NaN where the truth is finite (or the other Inf) but terms of
+                              that sign sum to within the error bound of float overflow: an
+                              intermediate overflow some correct fp32 order may hit. Counted as
+                              suspect, never as a failure class. */
+    double threshold;      /* threshold at the element nearest its own (largest ratio / threshold);
+                              with no error anywhere, the strictest threshold applied */
+    double max_ratio;      /* |got - ref64| / (eps * gauge), after the flush allowance, at that
+                              element: max_ratio / threshold is the case's margin */
+    uint64_t max_ulp;      /* max ULP distance to OpenBLAS (sgemm) / rounded float64 (reduce), over
+                              elements whose magnitude stands above the error bound */
     long first_i, first_j; /* first bad element: row, column (reduce: block, -1) */
     double first_expected;
     float first_got;

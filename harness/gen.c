@@ -76,8 +76,7 @@ static struct wideint_shape wideint_shape(const struct hb_case *c, long len)
  * (8-bit) copy differs in every element; B (stream 1) halves j/2, |j| <= amplitude, on
  * every stride-th row of K and zero elsewhere, so at most 4097 terms per output are
  * nonzero and every sum is exact. reduce: odd integers as wide as len terms allow. */
-static float wideint_value(uint64_t *s, const struct hb_case *c, const struct wideint_shape *w, int stream,
-                           size_t i)
+static float wideint_value(uint64_t *s, const struct hb_case *c, const struct wideint_shape *w, int stream, size_t i)
 {
     if (!w->gemm)
         return wideint_odd(s, w->bits);
@@ -96,19 +95,14 @@ void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int strea
     struct wideint_shape w = wideint_shape(c, len);
     for (size_t i = 0; i < n; i++) {
         switch (c->dist) {
-        case DIST_WIDEINT:
-            out[i] = wideint_value(&s, c, &w, stream, i);
-            break;
-        case DIST_EXACT:
-            out[i] = (float)((long)(splitmix64(&s) % (uint64_t)(2 * amp + 1)) - amp) * 0.5f;
-            break;
+        case DIST_WIDEINT: out[i] = wideint_value(&s, c, &w, stream, i); break;
+        case DIST_EXACT: out[i] = (float)((long)(splitmix64(&s) % (uint64_t)(2 * amp + 1)) - amp) * 0.5f; break;
         case DIST_CANCEL: {
             float mag = ldexpf(1.0f + unit(&s), (int)(splitmix64(&s) % 41) - 20);
             out[i] = (splitmix64(&s) & 1) ? -mag : mag;
             break;
         }
-        default:
-            out[i] = 2.0f * unit(&s) - 1.0f;
+        default: out[i] = 2.0f * unit(&s) - 1.0f;
         }
     }
     if (c->dist != DIST_SPECIAL || !n)

@@ -15,7 +15,8 @@ static const char page_head[] =
     "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;background:#fff}\n"
     "h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}\n"
     "table{border-collapse:collapse;margin-bottom:8px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}\n"
-    "th{background:#f2f2f2}td.n{text-align:right}tr.k th{background:#e3e9f3;padding-top:6px}tr.k span{font-weight:normal}\n"
+    "th{background:#f2f2f2}td.n{text-align:right}tr.k th{background:#e3e9f3;padding-top:6px}tr.k "
+    "span{font-weight:normal}\n"
     "table.ov td{text-align:center;padding:0}table.ov td a{display:block;padding:3px 8px;color:#fff;"
     "text-decoration:none;font-weight:bold}table.ov th.c{font-weight:normal;font-size:12px}\n"
     ".badge{display:inline-block;padding:3px 10px;margin:0 6px 6px 0;border-radius:4px;color:#fff;font-weight:bold}\n"
@@ -65,10 +66,10 @@ static int columns(const struct rep_group *g, int n, const struct rep_group **co
     int nc = 0;
     for (int i = 0; i < n; i++) {
         int k = 0;
-        while (k < nc && !(col[k]->first->width == g[i].first->width &&
-                           col[k]->first->device_index == g[i].first->device_index &&
-                           !strcmp(col[k]->first->backend, g[i].first->backend) &&
-                           !strcmp(col[k]->first->device, g[i].first->device)))
+        while (k < nc &&
+               !(col[k]->first->width == g[i].first->width && col[k]->first->device_index == g[i].first->device_index &&
+                 !strcmp(col[k]->first->backend, g[i].first->backend) &&
+                 !strcmp(col[k]->first->device, g[i].first->device)))
             k++;
         if (k == nc)
             col[nc++] = &g[i];
@@ -170,7 +171,8 @@ static void folded(FILE *out, const struct rep_sink *s, enum hb_verdict v, const
         n += s->all[i].verdict == v;
     if (!n)
         return;
-    fprintf(out, "<details id=\"%s\"><summary>%s (%d)</summary>\n<table class=\"x\"><tr><th>id</th><th>what</th></tr>\n",
+    fprintf(out,
+            "<details id=\"%s\"><summary>%s (%d)</summary>\n<table class=\"x\"><tr><th>id</th><th>what</th></tr>\n",
             verdict_name(v), title, n);
     for (int i = 0; i < s->n; i++) {
         const struct rep_result *r = &s->all[i];
@@ -246,7 +248,8 @@ void html_write(FILE *out, const struct rep_sink *s)
     fputs(page_head, out);
     counts_section(out, s);
     fputs("<p><a href=\"#overview\">overview</a> &#183; <a href=\"#failures\">failures</a> &#183; "
-          "<a href=\"#XFAIL\">expected failures</a> &#183; <a href=\"#kernels\">results by kernel</a></p>\n", out);
+          "<a href=\"#XFAIL\">expected failures</a> &#183; <a href=\"#kernels\">results by kernel</a></p>\n",
+          out);
     overview(out, groups, n);
     failures(out, s);
     fputs("<h2>Expected failures and skips</h2>\n", out);

@@ -5,8 +5,8 @@
 #include "jsonl.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -70,10 +70,7 @@ static int get_double(struct json_object *v, const char *key, double *out, struc
     return -1;
 }
 
-static int hexval(char ch)
-{
-    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-}
+static int hexval(char ch) { return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1; }
 
 static int get_hex(const char *t, size_t len, const char *key, unsigned char *dst, size_t n, struct hb_err *err)
 {

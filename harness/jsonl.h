@@ -27,12 +27,12 @@ void jsonl_string(FILE *out, const char *s);
 struct jsonl_run {
     struct rep_result *results;
     int n;
-    int schema;            /* highest schema seen, 1 for unversioned lines */
+    int schema; /* highest schema seen, 1 for unversioned lines */
     int has_header;
     struct run_header header;
     int has_end;
-    long end_results;      /* the count the end record states */
-    int interrupted;       /* the end record says the run was interrupted */
+    long end_results; /* the count the end record states */
+    int interrupted;  /* the end record says the run was interrupted */
 };
 
 /* Reads every line of path. Blank lines are skipped; a line with a NUL byte, longer than

@@ -9,20 +9,20 @@
 #include "report.h"
 
 enum jf_type {
-    JF_TEXT,     /* char[size], UTF-8 */
-    JF_INT,      /* int */
-    JF_LONG,     /* long */
-    JF_U64,      /* uint64_t counts, as a number (always below 2^53) */
-    JF_U64_STR,  /* uint64_t seeds, as a decimal string (jq and JavaScript lose bits past 2^53) */
-    JF_HASH,     /* uint64_t hashes, as 16 hex digits */
-    JF_DOUBLE,   /* double; non-finite values as the strings "nan", "inf", "-inf" */
-    JF_FLOAT,    /* float, likewise */
-    JF_BOOL,     /* int written as true or false */
-    JF_HEAT,     /* the heat map: CMP_HEAT^2 bytes as hex */
-    JF_VERDICT,  /* enum hb_verdict by name */
-    JF_OP,       /* enum hb_op by name */
-    JF_CLASSES,  /* class bits as "wrong+oob" */
-    JF_PATHS,    /* run_header.manifests[n_manifests] as an array of strings */
+    JF_TEXT,    /* char[size], UTF-8 */
+    JF_INT,     /* int */
+    JF_LONG,    /* long */
+    JF_U64,     /* uint64_t counts, as a number (always below 2^53) */
+    JF_U64_STR, /* uint64_t seeds, as a decimal string (jq and JavaScript lose bits past 2^53) */
+    JF_HASH,    /* uint64_t hashes, as 16 hex digits */
+    JF_DOUBLE,  /* double; non-finite values as the strings "nan", "inf", "-inf" */
+    JF_FLOAT,   /* float, likewise */
+    JF_BOOL,    /* int written as true or false */
+    JF_HEAT,    /* the heat map: CMP_HEAT^2 bytes as hex */
+    JF_VERDICT, /* enum hb_verdict by name */
+    JF_OP,      /* enum hb_op by name */
+    JF_CLASSES, /* class bits as "wrong+oob" */
+    JF_PATHS,   /* run_header.manifests[n_manifests] as an array of strings */
 };
 
 /* A field `key` at `off` in the record (or inside the nested object `object`). Fields of one

@@ -25,31 +25,60 @@ static int has_heat(const void *p)
     return 0;
 }
 
-#define R(key, type, field) {key, NULL, type, offsetof(struct rep_result, field), sizeof(((struct rep_result *)0)->field), 0, NULL}
-#define RQ(key, type, field) {key, NULL, type, offsetof(struct rep_result, field), sizeof(((struct rep_result *)0)->field), 1, NULL}
-#define RIF(key, obj, type, field, when) \
-    {key, obj, type, offsetof(struct rep_result, field), sizeof(((struct rep_result *)0)->field), 0, when}
+/* clang-format off: the field tables read as tables */
+#define R(key, type, field)                                                                                            \
+    {                                                                                                                  \
+        key, NULL, type, offsetof(struct rep_result, field), sizeof(((struct rep_result *)0)->field), 0, NULL          \
+    }
+#define RQ(key, type, field)                                                                                           \
+    {                                                                                                                  \
+        key, NULL, type, offsetof(struct rep_result, field), sizeof(((struct rep_result *)0)->field), 1, NULL          \
+    }
+#define RIF(key, obj, type, field, when)                                                                               \
+    {                                                                                                                  \
+        key, obj, type, offsetof(struct rep_result, field), sizeof(((struct rep_result *)0)->field), 0, when           \
+    }
 
 const struct jf_field jf_result[] = {
-    RQ("backend", JF_TEXT, backend),        R("device", JF_TEXT, device),
-    R("device_index", JF_INT, device_index), R("driver", JF_TEXT, driver),
-    RQ("kernel", JF_TEXT, kernel),           RQ("lang", JF_TEXT, lang),
-    R("user_manifest", JF_BOOL, user_manifest), RQ("width", JF_INT, width),
-    RQ("op", JF_OP, op),                     RQ("case", JF_TEXT, case_name),
-    RQ("verdict", JF_VERDICT, verdict),      R("classes", JF_CLASSES, cmp.classes),
-    R("why", JF_TEXT, why),                  R("schedule", JF_TEXT, schedule),
+    RQ("backend", JF_TEXT, backend),
+    R("device", JF_TEXT, device),
+    R("device_index", JF_INT, device_index),
+    R("driver", JF_TEXT, driver),
+    RQ("kernel", JF_TEXT, kernel),
+    RQ("lang", JF_TEXT, lang),
+    R("user_manifest", JF_BOOL, user_manifest),
+    RQ("width", JF_INT, width),
+    RQ("op", JF_OP, op),
+    RQ("case", JF_TEXT, case_name),
+    RQ("verdict", JF_VERDICT, verdict),
+    R("classes", JF_CLASSES, cmp.classes),
+    R("why", JF_TEXT, why),
+    R("schedule", JF_TEXT, schedule),
     R("binary", JF_TEXT, binary),
-    R("M", JF_LONG, M), R("N", JF_LONG, N), R("K", JF_LONG, K), R("n", JF_LONG, n),
-    R("lda", JF_LONG, lda), R("ldb", JF_LONG, ldb), R("ldc", JF_LONG, ldc),
-    R("dist", JF_TEXT, dist),                R("seed", JF_U64_STR, seed),
-    RIF("alpha", NULL, JF_FLOAT, alpha, has_layout), RIF("beta", NULL, JF_FLOAT, beta, has_layout),
+    R("M", JF_LONG, M),
+    R("N", JF_LONG, N),
+    R("K", JF_LONG, K),
+    R("n", JF_LONG, n),
+    R("lda", JF_LONG, lda),
+    R("ldb", JF_LONG, ldb),
+    R("ldc", JF_LONG, ldc),
+    R("dist", JF_TEXT, dist),
+    R("seed", JF_U64_STR, seed),
+    RIF("alpha", NULL, JF_FLOAT, alpha, has_layout),
+    RIF("beta", NULL, JF_FLOAT, beta, has_layout),
     RIF("layout", NULL, JF_TEXT, layout, has_layout),
-    R("elements", JF_LONG, cmp.elements),    R("bad", JF_LONG, cmp.bad),
-    R("nan_mismatch", JF_LONG, cmp.nan_mismatch), R("nan_poison", JF_LONG, cmp.nan_poison),
-    R("nan_guard", JF_LONG, cmp.nan_guard),  R("nan_other", JF_LONG, cmp.nan_other),
-    R("unwritten", JF_LONG, cmp.unwritten),  R("overflowed", JF_LONG, cmp.overflowed),
-    R("max_ratio", JF_DOUBLE, cmp.max_ratio), R("threshold", JF_DOUBLE, cmp.threshold),
-    R("max_ulp", JF_U64, cmp.max_ulp),      RIF("repeat_ulp", NULL, JF_U64, cmp.repeat_ulp, has_repeat),
+    R("elements", JF_LONG, cmp.elements),
+    R("bad", JF_LONG, cmp.bad),
+    R("nan_mismatch", JF_LONG, cmp.nan_mismatch),
+    R("nan_poison", JF_LONG, cmp.nan_poison),
+    R("nan_guard", JF_LONG, cmp.nan_guard),
+    R("nan_other", JF_LONG, cmp.nan_other),
+    R("unwritten", JF_LONG, cmp.unwritten),
+    R("overflowed", JF_LONG, cmp.overflowed),
+    R("max_ratio", JF_DOUBLE, cmp.max_ratio),
+    R("threshold", JF_DOUBLE, cmp.threshold),
+    R("max_ulp", JF_U64, cmp.max_ulp),
+    RIF("repeat_ulp", NULL, JF_U64, cmp.repeat_ulp, has_repeat),
     RIF("i", "first_bad", JF_LONG, cmp.first_i, has_first_bad),
     RIF("j", "first_bad", JF_LONG, cmp.first_j, has_first_bad),
     RIF("expected", "first_bad", JF_DOUBLE, cmp.first_expected, has_first_bad),
@@ -58,23 +87,39 @@ const struct jf_field jf_result[] = {
     RIF("arg", "oob", JF_LONG, cmp.oob_buffer, has_oob),
     RIF("offset", "oob", JF_LONG, cmp.oob_offset, has_oob),
     RIF("heat", NULL, JF_HEAT, cmp.heat, has_heat),
-    R("output_hash", JF_HASH, output_hash),  R("kernel_ms", JF_DOUBLE, kernel_ms),
-    R("child_ms", JF_DOUBLE, child_ms),      R("threads", JF_U64, threads),
-    R("group_row", JF_INT, group_row),       R("note", JF_TEXT, note),
+    R("output_hash", JF_HASH, output_hash),
+    R("kernel_ms", JF_DOUBLE, kernel_ms),
+    R("child_ms", JF_DOUBLE, child_ms),
+    R("threads", JF_U64, threads),
+    R("group_row", JF_INT, group_row),
+    R("note", JF_TEXT, note),
 };
 const size_t jf_result_n = sizeof jf_result / sizeof jf_result[0];
 
-#define H(key, type, field) {key, NULL, type, offsetof(struct run_header, field), sizeof(((struct run_header *)0)->field), 0, NULL}
+#define H(key, type, field)                                                                                            \
+    {                                                                                                                  \
+        key, NULL, type, offsetof(struct run_header, field), sizeof(((struct run_header *)0)->field), 0, NULL          \
+    }
 const struct jf_field jf_header[] = {
-    H("harness", JF_TEXT, harness),     H("reference", JF_TEXT, reference), H("tier", JF_TEXT, tier),
-    H("cases", JF_TEXT, cases),         H("manifests", JF_PATHS, manifests),
-    H("only_manifest", JF_BOOL, only_manifest), H("known_bugs", JF_TEXT, known_bugs),
-    H("schedule", JF_TEXT, schedule),   H("shard", JF_INT, shard),          H("shards", JF_INT, shards),
+    H("harness", JF_TEXT, harness),
+    H("reference", JF_TEXT, reference),
+    H("tier", JF_TEXT, tier),
+    H("cases", JF_TEXT, cases),
+    H("manifests", JF_PATHS, manifests),
+    H("only_manifest", JF_BOOL, only_manifest),
+    H("known_bugs", JF_TEXT, known_bugs),
+    H("schedule", JF_TEXT, schedule),
+    H("shard", JF_INT, shard),
+    H("shards", JF_INT, shards),
     H("guard_bytes", JF_LONG, guard_bytes),
-    H("start", JF_TEXT, start),         H("hostname", JF_TEXT, hostname),   H("cwd", JF_TEXT, cwd),
-    H("exe", JF_TEXT, exe),             H("command", JF_TEXT, command),
+    H("start", JF_TEXT, start),
+    H("hostname", JF_TEXT, hostname),
+    H("cwd", JF_TEXT, cwd),
+    H("exe", JF_TEXT, exe),
+    H("command", JF_TEXT, command),
 };
 const size_t jf_header_n = sizeof jf_header / sizeof jf_header[0];
+/* clang-format on */
 
 void jsonl_string(FILE *out, const char *s)
 {

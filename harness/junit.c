@@ -16,12 +16,12 @@
 
 struct junit {
     FILE *f;
-    long tail;                 /* where the closing tags start */
-    long root_at, suite_at;    /* offsets of the fixed-width counts */
+    long tail;              /* where the closing tags start */
+    long root_at, suite_at; /* offsets of the fixed-width counts */
     int root[V_COUNT], suite[V_COUNT];
     double root_s, suite_s;
-    int open;                  /* a suite is open */
-    struct rep_result key;     /* identity of the open suite */
+    int open;              /* a suite is open */
+    struct rep_result key; /* identity of the open suite */
 };
 
 void junit_text(FILE *out, const char *s) { txt_markup(out, s, TXT_XML); }
@@ -40,11 +40,14 @@ static void write_counts(FILE *f, long at, const int *c, double seconds)
     for (int v = 0; v < V_COUNT; v++)
         total += c[v];
     fseek(f, at, SEEK_SET);
-    fprintf(f, "tests=\"%0*d\" failures=\"%0*d\" errors=\"%0*d\" skipped=\"%0*d\" time=\"%014.3f\"", COUNT_WIDTH,
-            total, COUNT_WIDTH, c[V_FAIL] + c[V_XPASS], COUNT_WIDTH, c[V_ERROR], COUNT_WIDTH, c[V_SKIP], seconds);
+    fprintf(f, "tests=\"%0*d\" failures=\"%0*d\" errors=\"%0*d\" skipped=\"%0*d\" time=\"%014.3f\"", COUNT_WIDTH, total,
+            COUNT_WIDTH, c[V_FAIL] + c[V_XPASS], COUNT_WIDTH, c[V_ERROR], COUNT_WIDTH, c[V_SKIP], seconds);
 }
 
-static const char *closing(const struct junit *j) { return j->open ? "</testsuite>\n</testsuites>\n" : "</testsuites>\n"; }
+static const char *closing(const struct junit *j)
+{
+    return j->open ? "</testsuite>\n</testsuites>\n" : "</testsuites>\n";
+}
 
 static int finish_write(struct junit *j)
 {
@@ -110,10 +113,12 @@ static void open_suite(struct junit *j, const struct rep_result *r, const struct
     const char *colon = strchr(schedule, ':');
     snprintf(text, sizeof text, "%d", r->device_index);
     const char *props[][2] = {
-        {"backend", r->backend}, {"device", r->device},      {"device_index", text},
-        {"driver", r->driver},   {"toolkit", r->driver},     {"tier", h->cases[0] ? h->cases : h->tier},
-        {"schedule", schedule},  {"seed", colon ? colon + 1 : ""}, {"harness", h->harness},
-        {"reference", h->reference}, {"command", h->command},
+        {"backend", r->backend}, {"device", r->device},
+        {"device_index", text},  {"driver", r->driver},
+        {"toolkit", r->driver},  {"tier", h->cases[0] ? h->cases : h->tier},
+        {"schedule", schedule},  {"seed", colon ? colon + 1 : ""},
+        {"harness", h->harness}, {"reference", h->reference},
+        {"command", h->command},
     };
     for (size_t i = 0; i < sizeof props / sizeof props[0]; i++)
         property(f, props[i][0], props[i][1]);
@@ -151,7 +156,9 @@ static void testcase(FILE *f, const struct rep_result *r, const struct run_heade
     fputs("\" name=\"", f);
     junit_text(f, r->case_name);
     fprintf(f, "\" time=\"%.6f\">", r->child_ms > 0 ? r->child_ms / 1e3 : 0.0);
-    const char *tag = r->verdict == V_ERROR ? "error" : r->verdict == V_FAIL || r->verdict == V_XPASS ? "failure" : NULL;
+    const char *tag = r->verdict == V_ERROR                           ? "error"
+                      : r->verdict == V_FAIL || r->verdict == V_XPASS ? "failure"
+                                                                      : NULL;
     class_names(r->cmp.classes, classes, sizeof classes);
     rep_describe(r, text, sizeof text);
     if (r->verdict == V_SKIP) {

@@ -25,8 +25,8 @@ static void list_backend(const char *name)
         printf("    [%d] %s | %s | %.1f GiB, %u KiB shared/block | widths", d, p.dev[d].name, p.dev[d].driver,
                p.dev[d].global_mem_bytes / 1073741824.0, p.dev[d].shared_mem_per_block / 1024);
         for (int w = 0; w < p.dev[d].n_widths; w++)
-            printf(" %d%s%s%s", p.dev[d].widths[w].width, p.dev[d].widths[w].env[0] ? " (" : "",
-                   p.dev[d].widths[w].env, p.dev[d].widths[w].env[0] ? ")" : "");
+            printf(" %d%s%s%s", p.dev[d].widths[w].width, p.dev[d].widths[w].env[0] ? " (" : "", p.dev[d].widths[w].env,
+                   p.dev[d].widths[w].env[0] ? ")" : "");
         printf("\n");
     }
 }
@@ -57,7 +57,10 @@ int run_list(const struct run_opts *o, struct hb_err *err)
         printf("  %-30s %-13s block %ux%ux%u widths %-10s expect %-10s %s\n", full, op_name(k->op), k->block[0],
                k->block[1], k->block[2], widths, expect, k->note ? k->note : "");
     }
-    printf("Cases: %d in %s; %d known bugs listed\n", cx.cases.n, o->cases ? o->cases : o->tier ? o->tier : "quick",
+    printf("Cases: %d in %s; %d known bugs listed\n", cx.cases.n,
+           o->cases  ? o->cases
+           : o->tier ? o->tier
+                     : "quick",
            cx.known.n);
     plan_free(&cx);
     return EXIT_OK;

@@ -46,8 +46,8 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv)
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     int code = !strcmp(argv[0], "list") ? run_list(&o, &err)
-             : o.list                   ? run_list_ids(&o, &err)
-             : o.devices_all            ? shard_devices_all(&o)
+               : o.list                 ? run_list_ids(&o, &err)
+               : o.devices_all          ? shard_devices_all(&o)
                                         : run_conformance(&o, &err);
     if (err.msg[0])
         fprintf(stderr, "harness: %s\n", err.msg);

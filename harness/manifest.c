@@ -46,10 +46,7 @@ void kern_set_free(struct kern_set *set)
     memset(set, 0, sizeof *set);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int kern_discover(const char *dir, struct kern_set *set, struct hb_err *err)
 {
@@ -109,10 +106,7 @@ int kern_written_for(const struct kern_desc *k, int width)
     return 0;
 }
 
-int kern_expected_bad(const struct kern_desc *k, int width)
-{
-    return k->expect || !kern_written_for(k, width);
-}
+int kern_expected_bad(const struct kern_desc *k, int width) { return k->expect || !kern_written_for(k, width); }
 
 static long size_var(const struct hb_case *c, char var)
 {

@@ -14,7 +14,7 @@
 
 /* One grid dimension: a constant, or ceil(VAR / div) with VAR one of M N K n. */
 struct kern_grid_term {
-    char var; /* 0 for a constant */
+    char var;   /* 0 for a constant */
     long value; /* the constant, or the divisor */
 };
 
@@ -33,23 +33,23 @@ struct kern_desc {
     char *entry;
     unsigned block[3];
     struct kern_grid_term grid[3];
-    long chunk;     /* reduce: elements per block */
-    int any_width;  /* written for every width */
+    long chunk;    /* reduce: elements per block */
+    int any_width; /* written for every width */
     int n_widths;
     int widths[KERN_MAX_WIDTHS];
     unsigned expect; /* 0: must pass; else the class bits a canary must show */
     char *note;
-    char *cases; /* glob restricting the cases it runs, NULL for all */
-    long timeout_s; /* per-case timeout for this kernel, 0: the run's --timeout */
+    char *cases;         /* glob restricting the cases it runs, NULL for all */
+    long timeout_s;      /* per-case timeout for this kernel, 0: the run's --timeout */
     int needs_racecheck; /* a race only a race detector shows: runs under --sanitize racecheck,
                             SKIP otherwise */
-    int user;    /* from a --manifest file, not a shipped one: a build failure is an ERROR */
-    int n_args;  /* manifest `args`, the kernel's parameters in its order; 0: the op's ABI */
+    int user;            /* from a --manifest file, not a shipped one: a build failure is an ERROR */
+    int n_args;          /* manifest `args`, the kernel's parameters in its order; 0: the op's ABI */
     struct kern_arg args[HB_MAX_PARAMS];
     int col_major;         /* layout = col (sgemm): matrices stored column by column */
     unsigned shared_bytes; /* dynamic shared memory per block */
     int nondeterministic;  /* deterministic = no: repeat launches may differ within the bound */
-    char *file;  /* manifest, for messages */
+    char *file;            /* manifest, for messages */
     int line;
 };
 

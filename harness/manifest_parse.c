@@ -53,7 +53,8 @@ static int parse_grid(const char *val, enum hb_op op, struct kern_grid_term grid
             if (!strchr(vars, tok[0]) || (tok[1] && tok[1] != '/')) {
                 char listed[16] = "";
                 for (const char *v = vars; *v; v++)
-                    snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%c", v == vars ? "" : ", ", *v);
+                    snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%c", v == vars ? "" : ", ",
+                             *v);
                 err_set(err, "%s: grid term '%s': variables for %s are %s", where, tok, op_name(op), listed);
                 return -1;
             }
@@ -112,8 +113,10 @@ static int parse_expect(const char *val, unsigned *out, const char *where, struc
     for (char *save = NULL, *tok = strtok_r(buf, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
         unsigned bit;
         if (class_parse(str_trim(tok), &bit)) {
-            err_set(err, "%s: expect = %s: 'pass' or a class: wrong, nan-mismatch, unwritten, oob, "
-                         "input-modified, nondeterministic, timeout, crash, api-error", where, val);
+            err_set(err,
+                    "%s: expect = %s: 'pass' or a class: wrong, nan-mismatch, unwritten, oob, "
+                    "input-modified, nondeterministic, timeout, crash, api-error",
+                    where, val);
             return -1;
         }
         *out |= bit;
@@ -139,7 +142,8 @@ static int parse_arg(char *tok, struct kern_desc *k, const char *where, struct h
     }
     struct kern_arg a = {(unsigned char)i, op_get(k->op)->params[i].kind};
     int is_int = a.kind == HB_PARAM_I32;
-    if (colon && (!is_int || (strcmp(colon, "i32") && strcmp(colon, "u32") && strcmp(colon, "i64") && strcmp(colon, "u64")))) {
+    if (colon &&
+        (!is_int || (strcmp(colon, "i32") && strcmp(colon, "u32") && strcmp(colon, "i64") && strcmp(colon, "u64")))) {
         err_set(err, "%s: args: '%s:%s': a width (i32, u32, i64, u64) is for an integer", where, tok, colon);
         return -1;
     }
@@ -283,12 +287,23 @@ static const struct kern_key {
     int (*set)(struct key_ctx *c);
     int required, may_be_empty;
 } kern_keys[] = {
-    {"op", set_op, 1, 0},          {"lang", set_lang, 1, 0},       {"source", set_source, 1, 0},
-    {"entry", set_entry, 1, 0},    {"block", set_block, 1, 0},     {"grid", set_grid, 1, 0},
-    {"chunk", set_chunk, 0, 0},    {"widths", set_widths, 0, 0},   {"expect", set_expect, 0, 0},
-    {"note", set_note, 0, 1},      {"cases", set_cases, 0, 0},     {"needs", set_needs, 0, 0},
-    {"timeout", set_timeout, 0, 0},    {"args", set_args, 0, 0},       {"layout", set_layout, 0, 0},
-    {"shared_bytes", set_shared_bytes, 0, 0},                        {"deterministic", set_deterministic, 0, 0},
+    {"op", set_op, 1, 0},
+    {"lang", set_lang, 1, 0},
+    {"source", set_source, 1, 0},
+    {"entry", set_entry, 1, 0},
+    {"block", set_block, 1, 0},
+    {"grid", set_grid, 1, 0},
+    {"chunk", set_chunk, 0, 0},
+    {"widths", set_widths, 0, 0},
+    {"expect", set_expect, 0, 0},
+    {"note", set_note, 0, 1},
+    {"cases", set_cases, 0, 0},
+    {"needs", set_needs, 0, 0},
+    {"timeout", set_timeout, 0, 0},
+    {"args", set_args, 0, 0},
+    {"layout", set_layout, 0, 0},
+    {"shared_bytes", set_shared_bytes, 0, 0},
+    {"deterministic", set_deterministic, 0, 0},
 };
 #define KERN_KEYS ((int)(sizeof kern_keys / sizeof kern_keys[0]))
 
@@ -351,8 +366,8 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
 }
 
 /* A "[name]" line: finishes the kernel before it and starts the next. */
-static int start_kernel(char *t, struct kern_set *set, struct kern_desc **k, struct seen *s, const char *path,
-                        int line, struct hb_err *err)
+static int start_kernel(char *t, struct kern_set *set, struct kern_desc **k, struct seen *s, const char *path, int line,
+                        struct hb_err *err)
 {
     char *close = strchr(t, ']');
     if (!close || close[1] || close == t + 1) {
@@ -382,8 +397,7 @@ static int start_kernel(char *t, struct kern_set *set, struct kern_desc **k, str
 }
 
 /* A "key = value" line of the current kernel. */
-static int set_key(char *t, struct kern_desc *k, struct seen *s, const char *dir, const char *where,
-                   struct hb_err *err)
+static int set_key(char *t, struct kern_desc *k, struct seen *s, const char *dir, const char *where, struct hb_err *err)
 {
     char *eq = strchr(t, '=');
     if (!eq) {

@@ -12,7 +12,6 @@
 #include "report.h"
 #include "run.h"
 
-
 /* Whether record i is an artefact of slicing. Each shard opens every group it has cases for,
  * so a group-wide SKIP or ERROR comes once per shard: keep the first. And each shard judges
  * XPASS (a known-bad kernel passing every case) on its own slice: one shard passing while
@@ -40,11 +39,11 @@ static int shard_artefact(const struct rep_result *all, int n, int i)
 /* Whether one input is whole: not empty, a header first, an end record whose count matches. */
 static int input_whole(const char *path, const struct jsonl_run *run)
 {
-    const char *why = !run->has_header && !run->n ? "empty: no header and no results"
-                    : !run->has_header            ? "no run header: not a --json file of this harness"
-                    : !run->has_end               ? "no end record: the file was cut short (or its run killed)"
-                    : run->end_results != run->n  ? "its end record's count does not match its results"
-                                                  : NULL;
+    const char *why = !run->has_header && !run->n  ? "empty: no header and no results"
+                      : !run->has_header           ? "no run header: not a --json file of this harness"
+                      : !run->has_end              ? "no end record: the file was cut short (or its run killed)"
+                      : run->end_results != run->n ? "its end record's count does not match its results"
+                                                   : NULL;
     if (why)
         fprintf(stderr, "harness: merge: %s: %s\n", path, why);
     return !why;
@@ -68,8 +67,10 @@ static int shards_add_up(const struct merge_opts *o, const struct jsonl_run *run
         count += n != 0;
     }
     if (n && count < n && !o->allow_partial) {
-        fprintf(stderr, "harness: merge: %d of %d shards given: the merge would not cover the run "
-                        "(--allow-partial merges them anyway)\n", count, n);
+        fprintf(stderr,
+                "harness: merge: %d of %d shards given: the merge would not cover the run "
+                "(--allow-partial merges them anyway)\n",
+                count, n);
         return 0;
     }
     return 1;

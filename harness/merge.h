@@ -7,10 +7,10 @@
 
 struct merge_opts {
     const char *junit, *json;
-    struct out_opts out;  /* the page, record and gate after the merge */
-    const char **inputs;  /* shard JSON lines files, in order */
+    struct out_opts out; /* the page, record and gate after the merge */
+    const char **inputs; /* shard JSON lines files, in order */
     int n_inputs;
-    int allow_partial;    /* shards of a split may be missing */
+    int allow_partial; /* shards of a split may be missing */
 };
 
 /* Merges o->inputs into one report as one run would have written it; returns its exit code

@@ -11,11 +11,11 @@
 
 #define MO(dest) ((struct merge_opts *)(dest))
 
-#define SET_PATH(name, field)                                                                      \
-    static int set_##name(void *d, const char *v, struct hb_err *e)                                 \
-    {                                                                                                \
-        (void)e;                                                                                     \
-        return MO(d)->field = v, 0;                                                                  \
+#define SET_PATH(name, field)                                                                                          \
+    static int set_##name(void *d, const char *v, struct hb_err *e)                                                    \
+    {                                                                                                                  \
+        (void)e;                                                                                                       \
+        return MO(d)->field = v, 0;                                                                                    \
     }
 SET_PATH(junit, junit)
 SET_PATH(json, json)

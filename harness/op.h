@@ -25,21 +25,21 @@ struct rep_result;
 #define OP_MAX_INPUTS 4
 struct case_data {
     const struct hb_case *c;
-    int used;                      /* some selected kernel runs it */
+    int used; /* some selected kernel runs it */
     int n_in;
-    float *in[OP_MAX_INPUTS];      /* inputs as laid out for kernels (row strides, padding) */
+    float *in[OP_MAX_INPUTS]; /* inputs as laid out for kernels (row strides, padding) */
     size_t in_n[OP_MAX_INPUTS];
-    void *ref;                     /* the op's references */
+    void *ref; /* the op's references */
 };
 
 /* One launch's buffers in the op's argument order (inputs, then the output), and every integer
  * and float of the op's vocabulary by slot (struct op_param): the testbed passes the ones the
  * kernel declares, in its order. */
 struct op_layout {
-    int n_bufs, out;                     /* buffer count; index of the output */
-    const float *data[HB_MAX_BUF_ARGS];  /* initial contents; NULL: the output */
-    const float *out_init;               /* what the output holds before a launch (C for a kernel
-                                            that takes beta); NULL: poison */
+    int n_bufs, out;                    /* buffer count; index of the output */
+    const float *data[HB_MAX_BUF_ARGS]; /* initial contents; NULL: the output */
+    const float *out_init;              /* what the output holds before a launch (C for a kernel
+                                           that takes beta); NULL: poison */
     size_t bytes[HB_MAX_BUF_ARGS];
     int n_ints;
     int32_t ints[HB_MAX_INT_ARGS];
@@ -59,12 +59,12 @@ struct op_desc {
     const char *name;
     const char *size_keys;     /* the size keys a case line takes: "M N K" */
     const char *required_keys; /* those it must give */
-    const char *grid_vars; /* letters a manifest grid may divide by: "MNK" */
-    const char *unit;      /* what the checked output elements are: "elements", "partials" */
-    int gemm;              /* an M x N x K product */
-    int matrix_output;     /* the output is rows x columns (heat maps fold both); else a list */
-    int has_total;         /* the outputs are partials of one total (its error is reported) */
-    int needs_chunk;       /* its manifests must say `chunk` */
+    const char *grid_vars;     /* letters a manifest grid may divide by: "MNK" */
+    const char *unit;          /* what the checked output elements are: "elements", "partials" */
+    int gemm;                  /* an M x N x K product */
+    int matrix_output;         /* the output is rows x columns (heat maps fold both); else a list */
+    int has_total;             /* the outputs are partials of one total (its error is reported) */
+    int needs_chunk;           /* its manifests must say `chunk` */
     /* The words a manifest's `args` may use (NULL-terminated), and the signature of a kernel
      * that declares none: the op's ABI (kernels/README.md). */
     const struct op_param *params;
@@ -84,8 +84,7 @@ struct op_desc {
     void (*check_padding)(const struct case_data *d, const struct kern_desc *k, const float *out, int out_arg,
                           struct cmp_result *cmp);
     /* Error figures of the output against the references. */
-    void (*compare)(const struct case_data *d, const struct kern_desc *k, const float *out,
-                    struct cmp_result *cmp);
+    void (*compare)(const struct case_data *d, const struct kern_desc *k, const float *out, struct cmp_result *cmp);
     /* Optional: what a report row says of kernel k's view of the case (sgemm: its alpha, beta
      * and layout). */
     void (*note)(const struct case_data *d, const struct kern_desc *k, struct rep_result *r);

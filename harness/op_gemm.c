@@ -117,8 +117,7 @@ static void gemm_check_padding(const struct case_data *d, const struct kern_desc
 }
 
 /* Kernel k's C back as the row-major M x N matrix the references hold. */
-static void gemm_compare(const struct case_data *d, const struct kern_desc *k, const float *out,
-                         struct cmp_result *cmp)
+static void gemm_compare(const struct case_data *d, const struct kern_desc *k, const float *out, struct cmp_result *cmp)
 {
     const struct hb_case *c = d->c;
     const struct gemm_data *g = d->ref;
@@ -169,16 +168,16 @@ static void gemm_name_element(long i, long j, char *buf, size_t len) { snprintf(
 
 /* The signature vocabulary (kernels/README.md): slots index gemm_layout's buffers, ints, floats. */
 static const struct op_param gemm_params[] = {
-    {"A", HB_PARAM_BUF, 0},   {"B", HB_PARAM_BUF, 1},   {"C", HB_PARAM_BUF, 2},     {"M", HB_PARAM_I32, 0},
-    {"N", HB_PARAM_I32, 1},   {"K", HB_PARAM_I32, 2},   {"lda", HB_PARAM_I32, 3},   {"ldb", HB_PARAM_I32, 4},
+    {"A", HB_PARAM_BUF, 0},   {"B", HB_PARAM_BUF, 1},     {"C", HB_PARAM_BUF, 2},    {"M", HB_PARAM_I32, 0},
+    {"N", HB_PARAM_I32, 1},   {"K", HB_PARAM_I32, 2},     {"lda", HB_PARAM_I32, 3},  {"ldb", HB_PARAM_I32, 4},
     {"ldc", HB_PARAM_I32, 5}, {"alpha", HB_PARAM_F32, 0}, {"beta", HB_PARAM_F32, 1}, {NULL, 0, 0},
 };
 
 /* What sgemm and sgemm_strided share: everything but their case keys and default ABI. */
-#define GEMM_OP_STEPS                                                                              \
-    .required_keys = "M N K", .complete_case = gemm_complete_case, .grid_vars = "MNK", .unit = "elements", \
-    .gemm = 1, .matrix_output = 1, .params = gemm_params, .prepare = gemm_prepare, .release = gemm_release,  \
-    .layout = gemm_layout, .init_output = gemm_init_output, .check_padding = gemm_check_padding,           \
+#define GEMM_OP_STEPS                                                                                                  \
+    .required_keys = "M N K", .complete_case = gemm_complete_case, .grid_vars = "MNK", .unit = "elements", .gemm = 1,  \
+    .matrix_output = 1, .params = gemm_params, .prepare = gemm_prepare, .release = gemm_release,                       \
+    .layout = gemm_layout, .init_output = gemm_init_output, .check_padding = gemm_check_padding,                       \
     .compare = gemm_compare, .note = gemm_note, .describe = gemm_describe, .name_element = gemm_name_element
 
 const struct op_desc op_sgemm = {

@@ -27,11 +27,11 @@
 
 /* One case's data, shared by every kernel that runs it (the case_data's ref). */
 struct gemm_data {
-    float *a, *b; /* A (M x K) and B (K x N), row-major and compact */
-    float *c;     /* the C given to kernels that take beta (M x N, row-major); NULL when none does */
-    float *img[2][3];    /* [column-major][A, B, C] stored with the case's leading dimensions and
-                            rogue padding, NULL when no kernel needs it; may be a, b or c itself */
-    size_t img_n[2][3];  /* floats in each */
+    float *a, *b;       /* A (M x K) and B (K x N), row-major and compact */
+    float *c;           /* the C given to kernels that take beta (M x N, row-major); NULL when none does */
+    float *img[2][3];   /* [column-major][A, B, C] stored with the case's leading dimensions and
+                           rogue padding, NULL when no kernel needs it; may be a, b or c itself */
+    size_t img_n[2][3]; /* floats in each */
     int n_refs;
     struct gemm_ref {
         float alpha, beta;

@@ -76,8 +76,7 @@ static float *gemm_given(const struct hb_case *c)
 
 /* The (alpha, beta) pairs the case's kernels compute with: the plain product first (the vendor
  * library and every kernel without scalars), then one per other pair. */
-static void gemm_pairs(struct gemm_data *g, const struct hb_case *c, const struct kern_set *ks, int *col,
-                       int *given)
+static void gemm_pairs(struct gemm_data *g, const struct hb_case *c, const struct kern_set *ks, int *col, int *given)
 {
     g->refs[0].alpha = 1.0f, g->refs[0].beta = 0.0f;
     g->n_refs = 1;

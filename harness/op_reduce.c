@@ -83,10 +83,7 @@ static void reduce_compare(const struct case_data *d, const struct kern_desc *k,
     cmp_reduce(reduce_ref(d, k->chunk), out, d->c->dist == DIST_EXACT, cmp);
 }
 
-static void reduce_describe(const struct rep_result *r, char *buf, size_t len)
-{
-    snprintf(buf, len, "n=%ld", r->n);
-}
+static void reduce_describe(const struct rep_result *r, char *buf, size_t len) { snprintf(buf, len, "n=%ld", r->n); }
 
 static void reduce_name_element(long i, long j, char *buf, size_t len)
 {
@@ -96,7 +93,10 @@ static void reduce_name_element(long i, long j, char *buf, size_t len)
 
 /* The signature vocabulary (kernels/README.md): slots index reduce_layout's buffers and ints. */
 static const struct op_param reduce_params[] = {
-    {"x", HB_PARAM_BUF, 0}, {"partials", HB_PARAM_BUF, 1}, {"n", HB_PARAM_I32, 0}, {NULL, 0, 0},
+    {"x", HB_PARAM_BUF, 0},
+    {"partials", HB_PARAM_BUF, 1},
+    {"n", HB_PARAM_I32, 0},
+    {NULL, 0, 0},
 };
 
 const struct op_desc op_reduce = {

@@ -102,8 +102,9 @@ static int plan_unique_names(const struct kern_set *ks, struct hb_err *err)
             const struct kern_desc *a = &ks->k[j], *b = &ks->k[i];
             if (strcmp(a->name, b->name) || strcmp(a->lang, b->lang))
                 continue;
-            err_set(err, "%s:%d: kernel [%s] (%s) has the name of the kernel at %s:%d: rename one (results and "
-                         "baselines know kernels by language and name), or run only yours with --only-manifest",
+            err_set(err,
+                    "%s:%d: kernel [%s] (%s) has the name of the kernel at %s:%d: rename one (results and "
+                    "baselines know kernels by language and name), or run only yours with --only-manifest",
                     b->file, b->line, b->name, b->lang, a->file, a->line);
             return -1;
         }
@@ -164,8 +165,8 @@ static int plan_check_device(const struct run_opts *o, const struct probe *probe
         if (o->device < probes[i].count)
             return 0;
         any |= probes[i].count > 0;
-        snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%s has %d", i ? ", " : "",
-                 probes[i].name, probes[i].count > 0 ? probes[i].count : 0);
+        snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%s has %d", i ? ", " : "", probes[i].name,
+                 probes[i].count > 0 ? probes[i].count : 0);
     }
     if (!any)
         return 0;
@@ -332,7 +333,8 @@ int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int 
          * and a worker's images of every buffer: measured at 8.5x the buffers (uniform data) to
          * 10.8x (subnormals, which add the flush figures). */
         if (host > 0 && PLAN_HOST_FACTOR * bytes > host) {
-            err_set(err, "%s:%d: case %s needs about %.1f GiB of host memory for its references; this host has %.1f GiB",
+            err_set(err,
+                    "%s:%d: case %s needs about %.1f GiB of host memory for its references; this host has %.1f GiB",
                     c->file, c->line, c->name, PLAN_HOST_FACTOR * bytes / 1073741824.0, host / 1073741824.0);
             return -1;
         }
@@ -340,8 +342,9 @@ int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int 
             for (int dv = 0; dv < probes[b].count; dv++) {
                 double have = (double)probes[b].dev[dv].global_mem_bytes;
                 if (have > 0 && bytes + 6.0 * (double)grd_band() > have) {
-                    err_set(err, "%s:%d: case %s needs %.1f GiB of buffers; %s device %s has %.1f GiB", c->file, c->line,
-                            c->name, bytes / 1073741824.0, probes[b].name, probes[b].dev[dv].name, have / 1073741824.0);
+                    err_set(err, "%s:%d: case %s needs %.1f GiB of buffers; %s device %s has %.1f GiB", c->file,
+                            c->line, c->name, bytes / 1073741824.0, probes[b].name, probes[b].dev[dv].name,
+                            have / 1073741824.0);
                     return -1;
                 }
             }
@@ -354,8 +357,13 @@ void plan_group_cases(const struct run_ctx *cx, struct group *g)
     g->cases = xcalloc((size_t)cx->cases.n + 1, sizeof *g->cases);
     g->n_cases = 0;
     g->cost = g->bytes = 0;
-    struct sel_key key = {g->p->name, g->device, g->p->dev[g->device].name, g->width.width,
-                          g->k ? g->k->lang : "vendor", g->k ? g->k->name : g->p->vendor, NULL};
+    struct sel_key key = {g->p->name,
+                          g->device,
+                          g->p->dev[g->device].name,
+                          g->width.width,
+                          g->k ? g->k->lang : "vendor",
+                          g->k ? g->k->name : g->p->vendor,
+                          NULL};
     for (int i = 0; i < cx->cases.n; i++) {
         const struct case_data *d = &cx->data[i];
         key.case_name = d->c->name;

@@ -78,8 +78,10 @@ void prb_probe(const char *name, struct probe *p)
         memset(p, 0, sizeof p[0]);
         snprintf(p->name, sizeof p->name, "%s", name);
         p->count = -1;
-        snprintf(p->err, sizeof p->err, "device probe %s", rc == -1 ? "hung" : rc == -3 ? "answered nonsense" : "crashed");
+        snprintf(p->err, sizeof p->err, "device probe %s",
+                 rc == -1   ? "hung"
+                 : rc == -3 ? "answered nonsense"
+                            : "crashed");
     }
     p->built = 1;
 }
-

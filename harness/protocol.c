@@ -35,8 +35,7 @@ static int msg_figures_valid(const struct rep_result *r, struct hb_err *err)
         return 0;
     }
     if (c->elements < 0 || c->bad < 0 || c->nan_mismatch < 0 || c->unwritten < 0 || c->overflowed < 0 ||
-        c->oob_buffer < -1 || c->oob_buffer >= HB_MAX_BUF_ARGS || c->first_i < -1 ||
-        c->first_j < -1) {
+        c->oob_buffer < -1 || c->oob_buffer >= HB_MAX_BUF_ARGS || c->first_i < -1 || c->first_j < -1) {
         err_set(err, "result with counts or positions out of range (elements %ld, bad %ld, oob buffer %ld)",
                 c->elements, c->bad, c->oob_buffer);
         return 0;

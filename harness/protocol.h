@@ -13,24 +13,24 @@ enum msg_type { MSG_BEGIN = 1, MSG_RESULT, MSG_GROUP, MSG_DONE };
 /* Child-side time since the worker's previous message, by phase (ms): where the harness's own
  * time goes (run.c prints the sums). */
 enum msg_phase {
-    PH_START,    /* fork to the first instruction of the child */
-    PH_OPEN,     /* loading the backend and opening the device */
-    PH_LOAD,     /* loading (compiling) the kernel */
-    PH_INIT,     /* host images: guard bands, poison, inputs */
-    PH_ALLOC,    /* device buffers */
+    PH_START, /* fork to the first instruction of the child */
+    PH_OPEN,  /* loading the backend and opening the device */
+    PH_LOAD,  /* loading (compiling) the kernel */
+    PH_INIT,  /* host images: guard bands, poison, inputs */
+    PH_ALLOC, /* device buffers */
     PH_UPLOAD,
-    PH_LAUNCH,   /* launch calls, device time included */
+    PH_LAUNCH, /* launch calls, device time included */
     PH_DOWNLOAD,
-    PH_CHECK,    /* guards, inputs, padding, repeat equality */
-    PH_COMPARE,  /* the op's comparison with the references */
+    PH_CHECK,   /* guards, inputs, padding, repeat equality */
+    PH_COMPARE, /* the op's comparison with the references */
     PH_RELEASE,
     PH_COUNT
 };
 
 struct msg {
     int type;
-    int group;  /* the group's ordinal in the run */
-    int index;  /* position in the group's case list (BEGIN, RESULT) */
+    int group; /* the group's ordinal in the run */
+    int index; /* position in the group's case list (BEGIN, RESULT) */
     struct rep_result r;
     double phase_ms[PH_COUNT];
     double device_ms; /* RESULT: device time of every launch (r.kernel_ms is the fastest one's) */

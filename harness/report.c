@@ -80,8 +80,7 @@ void rep_header_init(struct run_header *h, int argc, char **argv)
 
 void rep_result_id(const struct rep_result *r, char *buf, size_t len)
 {
-    txt_printf(buf, len, "%s:%d:w%d:%s/%s:%s", r->backend, r->device_index, r->width, r->lang, r->kernel,
-               r->case_name);
+    txt_printf(buf, len, "%s:%d:w%d:%s/%s:%s", r->backend, r->device_index, r->width, r->lang, r->kernel, r->case_name);
 }
 
 int rep_reproducer(const struct rep_result *r, const struct run_header *h, char *buf, size_t len)
@@ -210,10 +209,7 @@ int rep_finish(struct rep_sink *s, int interrupted, struct hb_err *err)
     return 0;
 }
 
-int rep_failed(const struct rep_sink *s)
-{
-    return s->counts[V_FAIL] + s->counts[V_XPASS] + s->counts[V_ERROR] > 0;
-}
+int rep_failed(const struct rep_sink *s) { return s->counts[V_FAIL] + s->counts[V_XPASS] + s->counts[V_ERROR] > 0; }
 
 void rep_close(struct rep_sink *s)
 {

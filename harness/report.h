@@ -24,26 +24,26 @@ struct rep_result {
     char case_name[128];
     char note[256];
     char why[1024];
-    char schedule[64];      /* the emulator schedule this result ran under, when not the run's */
-    int device_index;       /* the backend's device number: ids and reproducers */
-    int user_manifest;      /* the kernel came from a --manifest file, not the shipped set */
+    char schedule[64]; /* the emulator schedule this result ran under, when not the run's */
+    int device_index;  /* the backend's device number: ids and reproducers */
+    int user_manifest; /* the kernel came from a --manifest file, not the shipped set */
     int width;
-    int group_row;          /* a row about the whole group (SKIP, open ERROR, XPASS), case "*" */
+    int group_row; /* a row about the whole group (SKIP, open ERROR, XPASS), case "*" */
     enum hb_op op;
     enum hb_verdict verdict;
     long M, N, K, n;
-    long lda, ldb, ldc;     /* sgemm_strided row strides, 0 otherwise */
-    unsigned scalars;       /* sgemm: the kernel takes alpha (CASE_ALPHA) and/or beta (CASE_BETA) */
-    float alpha, beta;      /* sgemm: what it computed with (1 and 0 for one that takes none) */
-    char layout[4];         /* sgemm: "row" or "col", the kernel's storage; "" for other rows */
+    long lda, ldb, ldc; /* sgemm_strided row strides, 0 otherwise */
+    unsigned scalars;   /* sgemm: the kernel takes alpha (CASE_ALPHA) and/or beta (CASE_BETA) */
+    float alpha, beta;  /* sgemm: what it computed with (1 and 0 for one that takes none) */
+    char layout[4];     /* sgemm: "row" or "col", the kernel's storage; "" for other rows */
     char dist[12];
     uint64_t seed;
     struct cmp_result cmp;
-    uint64_t output_hash;   /* FNV-1a of the output bits, for baselines */
-    double kernel_ms;       /* device time of the fastest launch of the case */
-    double child_ms;        /* whole case in the child: uploads, launches, checks */
-    uint64_t threads;       /* threads launched per launch */
-    char binary[512];       /* which binary ran (backend's kernel_origin), "" when not said */
+    uint64_t output_hash; /* FNV-1a of the output bits, for baselines */
+    double kernel_ms;     /* device time of the fastest launch of the case */
+    double child_ms;      /* whole case in the child: uploads, launches, checks */
+    uint64_t threads;     /* threads launched per launch */
+    char binary[512];     /* which binary ran (backend's kernel_origin), "" when not said */
 };
 
 /* What a run was: written first in the JSON lines and the JUnit properties, and what a
@@ -51,22 +51,22 @@ struct rep_result {
 #define REP_PATH 4096
 #define REP_MAX_MANIFESTS 16
 struct run_header {
-    char harness[64];       /* this harness's version */
-    char reference[128];    /* the reference library (OpenBLAS and its version) */
-    char tier[16];          /* quick | standard | nightly, "" with a cases file */
-    char cases[REP_PATH];   /* --cases FILE, as given */
+    char harness[64];     /* this harness's version */
+    char reference[128];  /* the reference library (OpenBLAS and its version) */
+    char tier[16];        /* quick | standard | nightly, "" with a cases file */
+    char cases[REP_PATH]; /* --cases FILE, as given */
     char manifests[REP_MAX_MANIFESTS][REP_PATH];
     int n_manifests;
     int only_manifest;
     char known_bugs[REP_PATH]; /* --known-bugs FILE, "" for the default */
-    char schedule[64];      /* --schedule, "" for the emulator's default */
-    int shard, shards;      /* --shard i/n (shards 0: not sharded) */
-    long guard_bytes;       /* the guard band before and after every buffer (--guard-kib) */
-    char start[32];         /* UTC, ISO 8601 */
+    char schedule[64];         /* --schedule, "" for the emulator's default */
+    int shard, shards;         /* --shard i/n (shards 0: not sharded) */
+    long guard_bytes;          /* the guard band before and after every buffer (--guard-kib) */
+    char start[32];            /* UTC, ISO 8601 */
     char hostname[256];
     char cwd[REP_PATH];
-    char exe[REP_PATH];     /* argv[0]: the reproducer starts with it */
-    char command[16384];    /* the command line, shell-quoted */
+    char exe[REP_PATH];  /* argv[0]: the reproducer starts with it */
+    char command[16384]; /* the command line, shell-quoted */
 };
 
 /* Fills what the process knows: versions, start time, hostname, folder, command line. */
@@ -82,8 +82,8 @@ struct rep_sink {
     FILE *json;
     struct junit *junit;
     struct run_header hdr;
-    int write_failed;       /* a report could not be written: the run fails with err */
-    int interrupted;        /* set by rep_finish: the run stopped on a signal */
+    int write_failed; /* a report could not be written: the run fails with err */
+    int interrupted;  /* set by rep_finish: the run stopped on a signal */
     struct hb_err write_err;
     int counts[V_COUNT];
     struct rep_result *all;
@@ -127,7 +127,7 @@ struct rep_group {
     const struct rep_result *first; /* identity: lang, kernel, op, backend, device, width */
     int new_kernel;                 /* first group of its kernel */
     int counts[V_COUNT];
-    double worst_margin;            /* max over cases of max_ratio / threshold */
+    double worst_margin; /* max over cases of max_ratio / threshold */
     double worst_sum;
     uint64_t worst_ulp;
 };

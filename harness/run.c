@@ -123,7 +123,8 @@ static void print_timing(struct run_ctx *cx, const struct probe *probes, int n_p
         scale = groups_ms / cx->busy_ms;
     double kernel_ms = cx->device_ms * scale, harness_ms = total_ms - ref_ms - kernel_ms;
     printf("Where the time went: %.1f s in all (%d jobs, %.1f busy on average); references (OpenBLAS, float64) "
-           "%.1f s; kernels on the device %.1f s (every launch, hangs until killed; first launches %.1f s); harness (data movement, "
+           "%.1f s; kernels on the device %.1f s (every launch, hangs until killed; first launches %.1f s); harness "
+           "(data movement, "
            "checks, process starts) %.1f s (%.0f%%)\n",
            total_ms / 1e3, cx->jobs, groups_ms > 0 ? cx->busy_ms / groups_ms : 0, ref_ms / 1e3, kernel_ms / 1e3,
            cx->kernel_ms * scale / 1e3, harness_ms / 1e3, total_ms > 0 ? 100 * harness_ms / total_ms : 0);
@@ -159,7 +160,7 @@ static int run_check_selection(const struct run_opts *o, const struct probe *pro
             for (int d = 0; d < probes[b].count; d++)
                 for (int w = 0; (o->device < 0 || o->device == d) && w < probes[b].dev[d].n_widths; w++) {
                     found |= probes[b].dev[d].widths[w].width == o->widths[i];
-                    snprintf(have + strlen(have), sizeof have - strlen(have),  " %.15s:%d", probes[b].name,
+                    snprintf(have + strlen(have), sizeof have - strlen(have), " %.15s:%d", probes[b].name,
                              probes[b].dev[d].widths[w].width);
                 }
         if (!found)

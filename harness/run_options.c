@@ -197,11 +197,11 @@ static int set_schedule(void *d, const char *v, struct hb_err *e)
     return RO(d)->schedule = v, 0;
 }
 
-#define SET_STRING(field)                                                                          \
-    static int set_##field(void *d, const char *v, struct hb_err *e)                                \
-    {                                                                                                \
-        (void)e;                                                                                     \
-        return RO(d)->field = v, 0;                                                                  \
+#define SET_STRING(field)                                                                                              \
+    static int set_##field(void *d, const char *v, struct hb_err *e)                                                   \
+    {                                                                                                                  \
+        (void)e;                                                                                                       \
+        return RO(d)->field = v, 0;                                                                                    \
     }
 SET_STRING(tier)
 SET_STRING(cases)
@@ -213,11 +213,11 @@ SET_STRING(compare)
 SET_STRING(known_bugs)
 SET_STRING(group_child)
 
-#define SET_FLAG(name, field)                                                                      \
-    static int set_##name(void *d, const char *v, struct hb_err *e)                                 \
-    {                                                                                                \
-        (void)v, (void)e;                                                                            \
-        return RO(d)->field = 1, 0;                                                                  \
+#define SET_FLAG(name, field)                                                                                          \
+    static int set_##name(void *d, const char *v, struct hb_err *e)                                                    \
+    {                                                                                                                  \
+        (void)v, (void)e;                                                                                              \
+        return RO(d)->field = 1, 0;                                                                                    \
     }
 SET_FLAG(quiet, quiet)
 SET_FLAG(only_manifest, no_builtin)

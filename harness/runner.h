@@ -44,18 +44,18 @@ struct run_ctx {
 /* A (backend, device, width, kernel) group: what one worker runs at a time. */
 struct group {
     const struct probe *p;
-    int slot;   /* index of p among the run's probes, for per-backend figures */
+    int slot; /* index of p among the run's probes, for per-backend figures */
     int device;
     struct hb_width_option width;
     const struct kern_desc *k; /* NULL: the vendor library */
     int *cases;                /* indices into run_ctx.data */
     int n_cases;
-    int ordinal;               /* place in the serial order, which every output follows */
-    int key;                   /* its (backend, device, width): groups of one key share workers */
-    int first_of_width;        /* print the "backend: device, width" line before it */
-    int skip_racecheck;        /* no cases: a SKIP row saying a race detector is needed */
-    double cost;               /* estimated work, for longest first */
-    double bytes;              /* device bytes of its largest case, guard bands included */
+    int ordinal;        /* place in the serial order, which every output follows */
+    int key;            /* its (backend, device, width): groups of one key share workers */
+    int first_of_width; /* print the "backend: device, width" line before it */
+    int skip_racecheck; /* no cases: a SKIP row saying a race detector is needed */
+    double cost;        /* estimated work, for longest first */
+    double bytes;       /* device bytes of its largest case, guard bands included */
 };
 
 /* A worker child as its parent sees it. */
@@ -63,19 +63,19 @@ struct sup_worker {
     struct child ch;
     int key;
     const struct group *kind; /* a group of its key: its backend, device and width */
-    int group;              /* the group it runs, -1 while idle */
-    int in_flight;          /* case begun without a result, -1 none */
-    double deadline;        /* now_ms() past which it is killed; 0: idle, none */
+    int group;                /* the group it runs, -1 while idle */
+    int in_flight;            /* case begun without a result, -1 none */
+    double deadline;          /* now_ms() past which it is killed; 0: idle, none */
     double case_start, born;
-    int progressed;         /* a RESULT for its current group came */
+    int progressed; /* a RESULT for its current group came */
     int timed_out, killed, exited, eof, status;
     double eof_at, exited_at;
-    char bad_message[256];  /* a malformed message: not trusted further */
+    char bad_message[256];                 /* a malformed message: not trusted further */
     unsigned char buf[sizeof(struct msg)]; /* a message being read */
     size_t have;
-    char out[16384];        /* the tail of its captured stdout and stderr */
+    char out[16384]; /* the tail of its captured stdout and stderr */
     size_t out_len, dropped;
-    char log[4096];         /* sanitizer log, "" without --sanitize */
+    char log[4096]; /* sanitizer log, "" without --sanitize */
 };
 
 /* A group as the parent follows it: its rows wait here until every earlier group's are out. */
@@ -83,12 +83,12 @@ enum { SUP_PENDING, SUP_RUNNING, SUP_FINISHED };
 struct sup_group {
     struct group *g;
     int state;
-    int next;               /* first case without a row */
+    int next; /* first case without a row */
     int ran, passed, caught, stop;
     struct rep_result *rows;
     int n_rows, cap_rows, emitted;
-    int failing;            /* rows that fail the run, for the status line */
-    int restarts;           /* workers lost mid-group: it may need a fresh one per case */
+    int failing;  /* rows that fail the run, for the status line */
+    int restarts; /* workers lost mid-group: it may need a fresh one per case */
     double started, ended;
 };
 

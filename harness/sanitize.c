@@ -14,8 +14,8 @@ void san_exec(const struct run_ctx *cx, const struct group *g, int start, int fd
 {
     const struct run_opts *o = cx->o;
     char spec[256], fd_text[16];
-    snprintf(spec, sizeof spec, "%s:%d:%d:%s/%s:%d:%d", g->p->name, g->device, g->width.width, g->k->lang,
-             g->k->name, start, g->ordinal);
+    snprintf(spec, sizeof spec, "%s:%d:%d:%s/%s:%d:%d", g->p->name, g->device, g->width.width, g->k->lang, g->k->name,
+             start, g->ordinal);
     snprintf(fd_text, sizeof fd_text, "%d", fd);
     setenv("HB_CHILD_FD", fd_text, 1);
     const char *tool = getenv("COMPUTE_SANITIZER") ? getenv("COMPUTE_SANITIZER") : "compute-sanitizer";

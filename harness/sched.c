@@ -192,14 +192,12 @@ static void sched_spares(struct sched *s)
 {
     for (int k = 0; k < s->n_groups; k++) {
         const struct sup_group *sg = &s->sg[k];
-        if (sg->state != SUP_RUNNING || !sg->restarts || !sched_reuses(s->cx, sg->g) ||
-            sg->g->n_cases - sg->next < 2)
+        if (sg->state != SUP_RUNNING || !sg->restarts || !sched_reuses(s->cx, sg->g) || sg->g->n_cases - sg->next < 2)
             continue;
         int idle = 0;
         for (int i = 0; i < s->n_workers; i++)
             idle += s->w[i].group < 0 && s->w[i].key == sg->g->key && s->w[i].ch.cmd_fd >= 0;
-        while (idle++ < SCHED_SPARES && s->n_workers < s->cx->jobs && sched_fits(s, sg->g) &&
-               sched_spawn(s, sg->g))
+        while (idle++ < SCHED_SPARES && s->n_workers < s->cx->jobs && sched_fits(s, sg->g) && sched_spawn(s, sg->g))
             ;
     }
 }
@@ -279,7 +277,8 @@ static int sched_in_sequence(const struct sup_group *sg, const struct sup_worker
                              struct hb_err *err)
 {
     if (m->type == MSG_BEGIN && (w->in_flight >= 0 || m->index != sg->next))
-        return err_set(err, "case %d begun while case %d was due", m->index, w->in_flight >= 0 ? w->in_flight : sg->next),
+        return err_set(err, "case %d begun while case %d was due", m->index,
+                       w->in_flight >= 0 ? w->in_flight : sg->next),
                0;
     if (m->type == MSG_RESULT && m->index != w->in_flight)
         return err_set(err, "result for case %d while case %d was in flight", m->index, w->in_flight), 0;

@@ -142,8 +142,8 @@ int sel_match(const struct sel_set *s, const struct sel_key *key)
     return 0;
 }
 
-void sel_format(char *buf, size_t len, const char *backend, int device, int width, const char *lang,
-                const char *kernel, const char *case_name)
+void sel_format(char *buf, size_t len, const char *backend, int device, int width, const char *lang, const char *kernel,
+                const char *case_name)
 {
     snprintf(buf, len, "%s:%d:w%d:%s/%s:%s", backend, device, width, lang, kernel, case_name);
 }

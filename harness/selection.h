@@ -33,16 +33,16 @@ void sel_free(struct sel_set *s);
  * anything, so the plan can ask per backend, per kernel or per case before it knows the rest. */
 struct sel_key {
     const char *backend;
-    int device;              /* index, -1 unknown */
+    int device; /* index, -1 unknown */
     const char *device_name;
-    int width;               /* -1 unknown */
+    int width; /* -1 unknown */
     const char *lang, *kernel, *case_name;
 };
 /* Whether some selector matches key; 1 when the set is empty (no selection asked for). */
 int sel_match(const struct sel_set *s, const struct sel_key *key);
 
 /* The id of one result: "sim:0:w32:cuda/sgemm_naive:edge_15x16x17". */
-void sel_format(char *buf, size_t len, const char *backend, int device, int width, const char *lang,
-                const char *kernel, const char *case_name);
+void sel_format(char *buf, size_t len, const char *backend, int device, int width, const char *lang, const char *kernel,
+                const char *case_name);
 
 #endif

@@ -9,8 +9,8 @@
 
 #include "runner.h"
 
-#define SHRINK_MAX_TARGETS 8   /* failing cases shrunk per run: one per group and class */
-#define SHRINK_MAX_ROUNDS 64   /* each round at least halves or decrements a size */
+#define SHRINK_MAX_TARGETS 8 /* failing cases shrunk per run: one per group and class */
+#define SHRINK_MAX_ROUNDS 64 /* each round at least halves or decrements a size */
 #define SHRINK_DIMS 3
 #define SHRINK_MAX_CANDIDATES (3 * SHRINK_DIMS)
 
@@ -19,7 +19,7 @@ struct shrink_goal {
     enum hb_verdict verdict;
     unsigned classes;
     struct hb_case best;
-    long pad[3];      /* sgemm_strided: lda - K, ldb - N, ldc - N, kept while sizes shrink */
+    long pad[3]; /* sgemm_strided: lda - K, ldb - N, ldc - N, kept while sizes shrink */
     int rounds, trials;
 };
 
@@ -36,14 +36,12 @@ static int shrink_dims(struct hb_case *c, long *dims[SHRINK_DIMS])
 
 static double shrink_size(const struct hb_case *c)
 {
-    return op_is_gemm(c->op) ? (double)c->M * (double)c->N * (double)c->K + (double)(c->M + c->N + c->K)
-                             : (double)c->n;
+    return op_is_gemm(c->op) ? (double)c->M * (double)c->N * (double)c->K + (double)(c->M + c->N + c->K) : (double)c->n;
 }
 
 /* One catalogue line for c, named after the failing case so a kernel's `cases` glob still
  * accepts it. */
-static void shrink_line(const struct shrink_goal *sg, const struct hb_case *c, const char *orig, char *buf,
-                        size_t len)
+static void shrink_line(const struct shrink_goal *sg, const struct hb_case *c, const char *orig, char *buf, size_t len)
 {
     int n = op_is_gemm(c->op) ? snprintf(buf, len, "%s %.60s_shrunk_%ldx%ldx%ld M=%ld N=%ld K=%ld", op_name(c->op),
                                          orig, c->M, c->N, c->K, c->M, c->N, c->K)
@@ -51,8 +49,7 @@ static void shrink_line(const struct shrink_goal *sg, const struct hb_case *c, c
     if (c->op == OP_SGEMM_STRIDED)
         n += snprintf(buf + n, len - (size_t)n, " lda=%ld ldb=%ld ldc=%ld", c->K + sg->pad[0], c->N + sg->pad[1],
                       c->N + sg->pad[2]);
-    n += snprintf(buf + n, len - (size_t)n, " dist=%s seed=%llu", case_dist_name(c->dist),
-                  (unsigned long long)c->seed);
+    n += snprintf(buf + n, len - (size_t)n, " dist=%s seed=%llu", case_dist_name(c->dist), (unsigned long long)c->seed);
     static const char *const specials[] = {"nan", "inf", "negzero", "subnormal"};
     for (unsigned i = 0, first = 1; i < 4; i++)
         if (c->specials & (1u << i)) {
@@ -186,8 +183,8 @@ static void shrink_print(const struct run_ctx *cx, const struct group *g, const 
 /* The group r came from, rebuilt from this run's probes and kernels; 0, or -1 when it cannot
  * be (a backend or kernel no longer there). Devices of one model share a name: the first of
  * them (or --device) stands for all. */
-static int shrink_group(const struct run_ctx *cx, const struct probe *probes, int n_probes,
-                        const struct rep_result *r, struct group *g)
+static int shrink_group(const struct run_ctx *cx, const struct probe *probes, int n_probes, const struct rep_result *r,
+                        struct group *g)
 {
     memset(g, 0, sizeof *g);
     for (int b = 0; b < n_probes && !g->p; b++)

@@ -62,8 +62,8 @@ static void sup_judge(const struct run_ctx *cx, const struct group *g, const str
     const struct known_bug *bug = known_match(&cx->known, r->backend, r->device, kernel_name, c->name);
     int expected_bad = g->k ? kern_expected_bad(g->k, g->width.width) : 0;
     unsigned allowed = g->k && g->k->nondeterministic ? CLS_NONDET : 0;
-    r->verdict = verdict_case(&r->cmp, expected_bad, g->k ? g->k->expect : 0, allowed, bug, verdict_why,
-                              sizeof verdict_why);
+    r->verdict =
+        verdict_case(&r->cmp, expected_bad, g->k ? g->k->expect : 0, allowed, bug, verdict_why, sizeof verdict_why);
     if (r->why[0] && verdict_why[0]) {
         char api_why[sizeof r->why];
         memcpy(api_why, r->why, sizeof api_why);
@@ -222,8 +222,8 @@ int sup_worker_lost(struct run_ctx *cx, struct sup_group *s, struct sup_worker *
     if (w->timed_out)
         cx->device_ms += r.child_ms;
     char verdict_why[256];
-    r.verdict = verdict_case(&r.cmp, g->k ? kern_expected_bad(g->k, g->width.width) : 0, g->k ? g->k->expect : 0,
-                             0, NULL, verdict_why, sizeof verdict_why);
+    r.verdict = verdict_case(&r.cmp, g->k ? kern_expected_bad(g->k, g->width.width) : 0, g->k ? g->k->expect : 0, 0,
+                             NULL, verdict_why, sizeof verdict_why);
     txt_printf(r.why, sizeof r.why, "%s; %s", why, verdict_why);
     sup_push_row(s, &r);
     sup_count(s, &r);

@@ -37,8 +37,8 @@ struct testbed {
     float *first;            /* the first launch's output, for the repeat check */
     const char *failed_call; /* the backend call that failed, NULL while none has */
     struct tb_pool *pool;
-    double *phase_ms, mark;  /* the caller's sums by phase; when the current phase began */
-    double *device_ms;       /* the caller's sum of every launch's device time */
+    double *phase_ms, mark; /* the caller's sums by phase; when the current phase began */
+    double *device_ms;      /* the caller's sum of every launch's device time */
 };
 
 /* The time since the last mark goes to phase p. */
@@ -157,9 +157,9 @@ static int tb_launch(struct testbed *t, int rep, struct rep_result *r)
     /* An empty grid is not launched (a real launch of one is an error on CUDA and HIP): the
      * verify phase then checks that nothing was touched. */
     int empty = t->k && (!t->grid[0] || !t->grid[1] || !t->grid[2]);
-    int rc = empty ? HB_OK
-           : t->k  ? t->be->launch(t->ctx, t->kern, t->grid, &t->args, &ms)
-                   : t->be->vendor_sgemm(t->ctx, &t->args, &ms);
+    int rc = empty  ? HB_OK
+             : t->k ? t->be->launch(t->ctx, t->kern, t->grid, &t->args, &ms)
+                    : t->be->vendor_sgemm(t->ctx, &t->args, &ms);
     t->launched = !empty;
     if (rc != HB_OK)
         return t->failed_call = t->k ? "launch" : "vendor sgemm", -1;
@@ -194,9 +194,11 @@ static void tb_faults(struct testbed *t, struct rep_result *r)
         char where[64] = "no argument";
         if (f[w].arg >= 0)
             snprintf(where, sizeof where, "argument %d byte %lld", f[w].arg, f[w].offset);
-        snprintf(r->why + used, sizeof r->why - used, "%s%lld %s out of bounds, first at %s by thread (%u,%u,%u) "
-                 "block (%u,%u,%u)", used ? "; " : "", f[w].count, w ? "writes" : "reads", where, f[w].thread[0],
-                 f[w].thread[1], f[w].thread[2], f[w].block[0], f[w].block[1], f[w].block[2]);
+        snprintf(r->why + used, sizeof r->why - used,
+                 "%s%lld %s out of bounds, first at %s by thread (%u,%u,%u) "
+                 "block (%u,%u,%u)",
+                 used ? "; " : "", f[w].count, w ? "writes" : "reads", where, f[w].thread[0], f[w].thread[1],
+                 f[w].thread[2], f[w].block[0], f[w].block[1], f[w].block[2]);
     }
 }
 

@@ -1,15 +1,15 @@
 /* util.c: see util.h. */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <ctype.h>
-#include <sys/stat.h>
 
 void err_set(struct hb_err *e, const char *fmt, ...)
 {

@@ -8,11 +8,10 @@
 #include "compare.h"
 #include "known.h"
 
-static const char *const verdict_names[V_COUNT] = {"PASS", "SUSPECT", "FAIL", "XFAIL",
-                                                   "XPASS", "SKIP", "ERROR"};
-static const char *const class_names_tab[CLS_COUNT] = {
-    "wrong", "nan-mismatch", "unwritten", "oob", "input-modified",
-    "nondeterministic", "timeout", "crash", "api-error", "oob-read"};
+static const char *const verdict_names[V_COUNT] = {"PASS", "SUSPECT", "FAIL", "XFAIL", "XPASS", "SKIP", "ERROR"};
+static const char *const class_names_tab[CLS_COUNT] = {"wrong",          "nan-mismatch",     "unwritten", "oob",
+                                                       "input-modified", "nondeterministic", "timeout",   "crash",
+                                                       "api-error",      "oob-read"};
 
 const char *verdict_name(enum hb_verdict v) { return v < V_COUNT ? verdict_names[v] : "?"; }
 
@@ -125,8 +124,8 @@ static void note_allowed(const struct cmp_result *r, unsigned allowed, char *why
     if (!(r->classes & allowed & CLS_NONDET))
         return;
     size_t used = strlen(why);
-    snprintf(why + used, why_len - used, "%srepeats differ by up to %llu ULP (deterministic = no)",
-             used ? "; " : "", (unsigned long long)r->repeat_ulp);
+    snprintf(why + used, why_len - used, "%srepeats differ by up to %llu ULP (deterministic = no)", used ? "; " : "",
+             (unsigned long long)r->repeat_ulp);
 }
 
 enum hb_verdict verdict_case(const struct cmp_result *r, int expected_bad, unsigned expect, unsigned allowed,

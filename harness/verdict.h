@@ -18,9 +18,9 @@ enum hb_class {
     CLS_INPUT_MODIFIED = 1u << 4, /* an input changed during the launch */
     CLS_NONDET = 1u << 5,         /* two identical launches differ bitwise */
     CLS_TIMEOUT = 1u << 6,
-    CLS_CRASH = 1u << 7,          /* the child died on a signal */
-    CLS_API = 1u << 8,            /* the backend reported an API error */
-    CLS_OOB_READ = 1u << 9,       /* a read outside an argument's data (seen exactly: emulator) */
+    CLS_CRASH = 1u << 7,    /* the child died on a signal */
+    CLS_API = 1u << 8,      /* the backend reported an API error */
+    CLS_OOB_READ = 1u << 9, /* a read outside an argument's data (seen exactly: emulator) */
 };
 #define CLS_COUNT 10
 /* Classes that mean the kernel could not be judged: an ERROR, not a FAIL. */

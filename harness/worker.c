@@ -25,7 +25,7 @@ struct wk_state {
     double phase_ms[PH_COUNT], mark;
     const struct hb_backend *be;
     hb_ctx *hctx;
-    int opened;              /* 1 open, -1 failed (open_rc, open_msg say how) */
+    int opened; /* 1 open, -1 failed (open_rc, open_msg say how) */
     int open_rc;
     char open_msg[512];
     struct tb_pool pool;
@@ -209,8 +209,10 @@ int wk_sanitized_child(struct run_ctx *cx, struct hb_err *err)
     char backend[16], kernel[128];
     int device, width, start, ordinal, used = 0;
     const char *fd_text = getenv("HB_CHILD_FD");
-    if (!fd_text || sscanf(o->group_child, "%15[^:]:%d:%d:%127[^:]:%d:%d%n", backend, &device, &width, kernel, &start,
-                           &ordinal, &used) != 6 || o->group_child[used]) {
+    if (!fd_text ||
+        sscanf(o->group_child, "%15[^:]:%d:%d:%127[^:]:%d:%d%n", backend, &device, &width, kernel, &start, &ordinal,
+               &used) != 6 ||
+        o->group_child[used]) {
         err_set(err, "--group-child %s: internal option, expected B:D:W:lang/kernel:start:group and HB_CHILD_FD",
                 o->group_child);
         return EXIT_USAGE;

@@ -11,8 +11,8 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* References are all or nothing: without memory for them no verdict can be given. */
@@ -299,7 +299,4 @@ void ref_reduce_free(struct ref_reduce *r)
     memset(r, 0, sizeof *r);
 }
 
-const char *ref_library(void)
-{
-    return openblas_get_config();
-}
+const char *ref_library(void) { return openblas_get_config(); }

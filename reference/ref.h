@@ -23,10 +23,10 @@ struct ref_sgemm {
     long M, N, K;
     float alpha, beta; /* C = alpha A B + beta C0: the terms are alpha a_ik b_kj and beta c0_ij */
     long terms;        /* terms per output: K, plus one where beta and C0 are given */
-    float *c32;     /* cblas_sgemm */
-    double *c64;    /* cblas_dgemm on the promoted inputs */
-    double *gauge;  /* (|A| |B|)_ij */
-    double *spread; /* sqrt((A.^2)(B.^2))_ij */
+    float *c32;        /* cblas_sgemm */
+    double *c64;       /* cblas_dgemm on the promoted inputs */
+    double *gauge;     /* (|A| |B|)_ij */
+    double *spread;    /* sqrt((A.^2)(B.^2))_ij */
     double *flush;
     unsigned char *exact;
 };
@@ -38,7 +38,7 @@ struct ref_reduce {
     double *spread;    /* per block: sqrt(sum of x^2) */
     double *flush;
     unsigned char *exact;
-    double total64;    /* compensated sum of all of x */
+    double total64; /* compensated sum of all of x */
     double total_abs;
 };
 

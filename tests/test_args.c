@@ -24,8 +24,10 @@ static int parse(const char *op, const char *extra, struct kern_set *set, struct
 {
     char text[1024];
     int reduce = !strcmp(op, "reduce");
-    snprintf(text, sizeof text, "[k]\nop = %s\nlang = cuda\nsource = k.cu\nentry = k\nblock = 16 16\n"
-             "grid = %s\n%s%s", op, reduce ? "n/1024" : "N/16 M/16", extra, reduce ? "chunk = 1024\n" : "");
+    snprintf(text, sizeof text,
+             "[k]\nop = %s\nlang = cuda\nsource = k.cu\nentry = k\nblock = 16 16\n"
+             "grid = %s\n%s%s",
+             op, reduce ? "n/1024" : "N/16 M/16", extra, reduce ? "chunk = 1024\n" : "");
     char *path = t_write(dir, "k.manifest", text);
     int rc = kern_parse_file(path, set, err);
     free(path);
@@ -103,7 +105,8 @@ START_TEST(bad_args_are_refused_with_the_reason)
     static const struct {
         const char *op, *line, *says;
     } bad[] = {
-        {"sgemm", "args = M N K A B C alpha gamma\n", "'gamma' is not a parameter sgemm knows (A B C M N K lda ldb ldc alpha beta)"},
+        {"sgemm", "args = M N K A B C alpha gamma\n",
+         "'gamma' is not a parameter sgemm knows (A B C M N K lda ldb ldc alpha beta)"},
         {"sgemm", "args = A B M N K\n", "'C' is missing (every buffer of the op is a parameter)"},
         {"sgemm", "args = A B C M M\n", "'M' is given twice"},
         {"reduce", "args = x partials n alpha\n", "'alpha' is not a parameter reduce knows (x partials n)"},

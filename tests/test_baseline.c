@@ -11,8 +11,7 @@
 #include "jsonl.h"
 #include "tutil.h"
 
-static struct rep_result rec(const char *lang, const char *kernel, const char *case_name, enum hb_verdict v,
-                             double ms)
+static struct rep_result rec(const char *lang, const char *kernel, const char *case_name, enum hb_verdict v, double ms)
 {
     struct rep_result r;
     memset(&r, 0, sizeof r);
@@ -79,8 +78,8 @@ static int gate_err(const struct rep_result *then, int tn, const struct rep_resu
     return failing;
 }
 
-static int gate(const struct rep_result *then, int tn, const struct rep_result *now, int nn,
-                const struct base_opts *o, char **text)
+static int gate(const struct rep_result *then, int tn, const struct rep_result *now, int nn, const struct base_opts *o,
+                char **text)
 {
     struct hb_err err = {{0}};
     int failing = gate_err(then, tn, now, nn, o, text, &err);
@@ -90,7 +89,8 @@ static int gate(const struct rep_result *then, int tn, const struct rep_result *
 
 START_TEST(record_has_perf_ratio_against_vendor_and_reads_back)
 {
-    struct rep_result r[3] = {rec("cuda", "sgemm_tiled", "big", V_PASS, 3.0), rec("vendor", "cublas", "big", V_PASS, 2.0),
+    struct rep_result r[3] = {rec("cuda", "sgemm_tiled", "big", V_PASS, 3.0),
+                              rec("vendor", "cublas", "big", V_PASS, 2.0),
                               rec("cuda", "sgemm_tiled", "other", V_PASS, 3.0)};
     struct rep_sink s;
     sink_of(&s, r, 3);
@@ -138,7 +138,8 @@ START_TEST(verdict_pass_to_fail_fails_and_fail_to_pass_does_not)
     snprintf(now.why, sizeof now.why, "wrong");
     char *text;
     ck_assert_int_eq(gate(&then, 1, &now, 1, NULL, &text), 1);
-    ck_assert_ptr_nonnull(strstr(text, "WORSE    cuda NVIDIA H200 w32 cuda/sgemm_tiled a: verdict PASS -> FAIL: wrong"));
+    ck_assert_ptr_nonnull(
+        strstr(text, "WORSE    cuda NVIDIA H200 w32 cuda/sgemm_tiled a: verdict PASS -> FAIL: wrong"));
     free(text);
     ck_assert_int_eq(gate(&now, 1, &then, 1, NULL, &text), 0);
     ck_assert_ptr_nonnull(strstr(text, "better   cuda NVIDIA H200 w32 cuda/sgemm_tiled a: verdict FAIL -> PASS"));
@@ -199,7 +200,8 @@ START_TEST(perf_regression_over_threshold)
     char *text;
     now.kernel_ms = 1.2;
     ck_assert_int_eq(gate(&then, 1, &now, 1, NULL, &text), 0);
-    ck_assert_ptr_nonnull(strstr(text, "slower   cuda NVIDIA H200 w32 cuda/sgemm_tiled a: slower +20%: kernel 1 ms -> 1.2 ms"));
+    ck_assert_ptr_nonnull(
+        strstr(text, "slower   cuda NVIDIA H200 w32 cuda/sgemm_tiled a: slower +20%: kernel 1 ms -> 1.2 ms"));
     free(text);
     struct base_opts o;
     base_opts_init(&o);
@@ -218,7 +220,8 @@ END_TEST
 
 START_TEST(perf_compares_the_ratio_to_vendor_when_there_is_one)
 {
-    struct rep_result then[2] = {rec("cuda", "sgemm_tiled", "a", V_PASS, 3.0), rec("vendor", "cublas", "a", V_PASS, 2.0)};
+    struct rep_result then[2] = {rec("cuda", "sgemm_tiled", "a", V_PASS, 3.0),
+                                 rec("vendor", "cublas", "a", V_PASS, 2.0)};
     struct rep_result now[2] = {then[0], then[1]};
     struct base_opts o;
     base_opts_init(&o);
@@ -240,14 +243,16 @@ END_TEST
 
 START_TEST(missing_case_fails_new_case_does_not_with_allow_new)
 {
-    struct rep_result then[2] = {rec("cuda", "sgemm_tiled", "a", V_PASS, 1), rec("cuda", "sgemm_tiled", "b", V_PASS, 1)};
+    struct rep_result then[2] = {rec("cuda", "sgemm_tiled", "a", V_PASS, 1),
+                                 rec("cuda", "sgemm_tiled", "b", V_PASS, 1)};
     struct rep_result now[2] = {rec("cuda", "sgemm_tiled", "c", V_PASS, 1), rec("cuda", "sgemm_tiled", "a", V_PASS, 1)};
     struct base_opts o;
     base_opts_init(&o);
     o.allow_new = 1;
     char *text;
     ck_assert_int_eq(gate(then, 2, now, 2, &o, &text), 1);
-    ck_assert_ptr_nonnull(strstr(text, "MISSING  cuda NVIDIA H200 w32 cuda/sgemm_tiled b: missing from this run (was PASS)"));
+    ck_assert_ptr_nonnull(
+        strstr(text, "MISSING  cuda NVIDIA H200 w32 cuda/sgemm_tiled b: missing from this run (was PASS)"));
     ck_assert_ptr_nonnull(strstr(text, "new      cuda NVIDIA H200 w32 cuda/sgemm_tiled c: new in this run: PASS"));
     ck_assert_ptr_nonnull(strstr(text, "1 missing"));
     free(text);
@@ -262,7 +267,8 @@ END_TEST
 
 START_TEST(driver_change_is_noted_once_per_device)
 {
-    struct rep_result then[2] = {rec("cuda", "sgemm_tiled", "a", V_PASS, 1), rec("cuda", "sgemm_naive", "a", V_PASS, 1)};
+    struct rep_result then[2] = {rec("cuda", "sgemm_tiled", "a", V_PASS, 1),
+                                 rec("cuda", "sgemm_naive", "a", V_PASS, 1)};
     struct rep_result now[2] = {then[0], then[1]};
     snprintf(now[0].driver, sizeof now[0].driver, "580.200 / CUDA 13.0");
     snprintf(now[1].driver, sizeof now[1].driver, "580.200 / CUDA 13.0");

@@ -106,11 +106,13 @@ struct order {
     long arg;
 };
 static const struct order orders[] = {
-    {"sequential", s_seq, 0},   {"fmaf", s_fma, 0},           {"pairwise", s_pairwise, 0},
-    {"split-K 2", s_splitk, 2}, {"split-K 4", s_splitk, 4},   {"split-K 8", s_splitk, 8},
-    {"split-K 16", s_splitk, 16}, {"split-K 32", s_splitk, 32}, {"split-K 64", s_splitk, 64},
-    {"Kahan", s_kahan, 0},      {"8x8 tile, BK=8", s_tile8, 0}, {"atomics, random", s_atomic, 1},
-    {"flush to zero", s_ftz, 0}, {"256-thread tree", s_tree256, 0},
+    {"sequential", s_seq, 0},       {"fmaf", s_fma, 0},
+    {"pairwise", s_pairwise, 0},    {"split-K 2", s_splitk, 2},
+    {"split-K 4", s_splitk, 4},     {"split-K 8", s_splitk, 8},
+    {"split-K 16", s_splitk, 16},   {"split-K 32", s_splitk, 32},
+    {"split-K 64", s_splitk, 64},   {"Kahan", s_kahan, 0},
+    {"8x8 tile, BK=8", s_tile8, 0}, {"atomics, random", s_atomic, 1},
+    {"flush to zero", s_ftz, 0},    {"256-thread tree", s_tree256, 0},
 };
 #define N_ORDERS (long)(sizeof orders / sizeof orders[0])
 static const long lengths[] = {1, 3, 17, 255, 4097, 65537, 262145};
@@ -128,8 +130,7 @@ static long outputs_for(long len)
 static void correct_orders(enum hb_op op)
 {
     double worst = 0;
-    printf("\n%s: correct orders, worst |error| as a fraction of the threshold (must be <= 0.25)\n",
-           op_name(op));
+    printf("\n%s: correct orders, worst |error| as a fraction of the threshold (must be <= 0.25)\n", op_name(op));
     for (int d = 0; d < N_DISTS; d++) {
         printf("%-8s %-16s", case_dist_name(dists[d]), "order \\ length");
         for (int l = 0; l < N_LENGTHS; l++)
@@ -138,7 +139,9 @@ static void correct_orders(enum hb_op op)
         double cell[N_ORDERS][N_LENGTHS];
         for (int l = 0; l < N_LENGTHS; l++) {
             long len = lengths[l], outs = outputs_for(len);
-            struct hb_case c = {.op = op, .dist = dists[d], .seed = 1000u + (uint64_t)len,
+            struct hb_case c = {.op = op,
+                                .dist = dists[d],
+                                .seed = 1000u + (uint64_t)len,
                                 .specials = SPECIAL_NEGZERO | SPECIAL_SUBNORMAL};
             c.M = outs >= 32 ? 32 : outs / 2, c.N = outs / c.M, c.K = len, c.n = outs * len;
             struct prob p;
@@ -152,8 +155,8 @@ static void correct_orders(enum hb_op op)
                 struct cmp_result r;
                 compute(&p, orders[o].f, orders[o].arg, got);
                 judge(&p, got, &r);
-                ck_assert_msg(!r.classes && !r.suspect, "%s %s length %ld: classes %u suspect %d",
-                              orders[o].name, case_dist_name(dists[d]), len, r.classes, r.suspect);
+                ck_assert_msg(!r.classes && !r.suspect, "%s %s length %ld: classes %u suspect %d", orders[o].name,
+                              case_dist_name(dists[d]), len, r.classes, r.suspect);
                 cell[o][l] = margin(&r);
                 worst = cell[o][l] > worst ? cell[o][l] : worst;
             }
@@ -188,10 +191,9 @@ struct bug {
     int gemm_only;
 };
 static const struct bug bugs[] = {
-    {"dropped", BUG_SUM, b_dropped, 0},     {"doubled", BUG_SUM, b_doubled, 0},
-    {"stale", BUG_SUM, b_stale, 1},         {"fp16 acc", BUG_SUM, b_half_acc, 0},
-    {"bf16 in", BUG_SUM, b_bf16, 0},        {"TF32 in", BUG_SUM, b_tf32, 1},
-    {"sign flip", BUG_SIGN, s_fma, 0},      {"unwritten", BUG_UNWRITTEN, s_fma, 0},
+    {"dropped", BUG_SUM, b_dropped, 0},   {"doubled", BUG_SUM, b_doubled, 0},     {"stale", BUG_SUM, b_stale, 1},
+    {"fp16 acc", BUG_SUM, b_half_acc, 0}, {"bf16 in", BUG_SUM, b_bf16, 0},        {"TF32 in", BUG_SUM, b_tf32, 1},
+    {"sign flip", BUG_SIGN, s_fma, 0},    {"unwritten", BUG_UNWRITTEN, s_fma, 0},
 };
 #define N_BUGS (int)(sizeof bugs / sizeof bugs[0])
 

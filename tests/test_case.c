@@ -216,10 +216,7 @@ START_TEST(strided_row_shorter_than_the_stride_is_an_error)
 }
 END_TEST
 
-START_TEST(empty_quoted_name_is_an_error)
-{
-    expect_error("sgemm \"\" M=1 N=1 K=1", "needs a case name");
-}
+START_TEST(empty_quoted_name_is_an_error) { expect_error("sgemm \"\" M=1 N=1 K=1", "needs a case name"); }
 END_TEST
 
 START_TEST(unknown_op_is_an_error)
@@ -238,16 +235,10 @@ START_TEST(missing_name_is_an_error)
 }
 END_TEST
 
-START_TEST(bad_name_characters_are_an_error)
-{
-    expect_error("sgemm a/b M=1 N=1 K=1", "may hold only");
-}
+START_TEST(bad_name_characters_are_an_error) { expect_error("sgemm a/b M=1 N=1 K=1", "may hold only"); }
 END_TEST
 
-START_TEST(token_without_equals_is_an_error)
-{
-    expect_error("sgemm x M=1 N=1 K=1 junk", "'junk' is not key=value");
-}
+START_TEST(token_without_equals_is_an_error) { expect_error("sgemm x M=1 N=1 K=1 junk", "'junk' is not key=value"); }
 END_TEST
 
 START_TEST(unknown_key_is_an_error)
@@ -277,10 +268,7 @@ START_TEST(bad_numbers_are_errors)
 }
 END_TEST
 
-START_TEST(oversized_matrix_is_an_error)
-{
-    expect_error("sgemm x M=65536 N=65536 K=1", "more than");
-}
+START_TEST(oversized_matrix_is_an_error) { expect_error("sgemm x M=65536 N=65536 K=1", "more than"); }
 END_TEST
 
 START_TEST(duplicate_key_is_an_error)

@@ -30,8 +30,8 @@ START_TEST(opt_equals_value_is_the_same_as_opt_space_value)
     struct run_opts a, b;
     struct hb_err err;
     ck_assert_int_eq(t_parse(&a, &err, (const char *[]){"--kernel=cuda/x", "--timeout=7", "--tier=standard", NULL}), 0);
-    ck_assert_int_eq(t_parse(&b, &err, (const char *[]){"--kernel", "cuda/x", "--timeout", "7", "-t", "standard", NULL}),
-                     0);
+    ck_assert_int_eq(
+        t_parse(&b, &err, (const char *[]){"--kernel", "cuda/x", "--timeout", "7", "-t", "standard", NULL}), 0);
     ck_assert_int_eq(a.n_kernel_globs, 1);
     ck_assert_str_eq(a.kernel_globs[0], b.kernel_globs[0]);
     ck_assert(a.timeout_s == 7 && b.timeout_s == 7);
@@ -45,8 +45,9 @@ START_TEST(repeats_and_comma_lists_accumulate)
 {
     struct run_opts o;
     struct hb_err err;
-    ck_assert_int_eq(t_parse(&o, &err, (const char *[]){"--kernel", "a", "-k", "b,c", "--width=4,8", "-w", "32",
-                                                       "--backend", "sim,vulkan", NULL}),
+    ck_assert_int_eq(t_parse(&o, &err,
+                             (const char *[]){"--kernel", "a", "-k", "b,c", "--width=4,8", "-w", "32", "--backend",
+                                              "sim,vulkan", NULL}),
                      0);
     ck_assert_int_eq(o.n_kernel_globs, 3);
     ck_assert_str_eq(o.kernel_globs[2], "c");
@@ -81,7 +82,7 @@ START_TEST(impossible_widths_and_shards_are_usage_errors)
 {
     struct run_opts o;
     struct hb_err err;
-    const char *bad[][2] = {{"--width", "7"}, {"--width", "0"}, {"--width", "2048"}, {"--shard", "1/99999999999"},
+    const char *bad[][2] = {{"--width", "7"},   {"--width", "0"},    {"--width", "2048"}, {"--shard", "1/99999999999"},
                             {"--shard", "2/2"}, {"--shard", "1/2x"}, {"--id", "sim::w32"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_int_eq(t_parse(&o, &err, (const char *[]){bad[i][0], bad[i][1], NULL}), -1);

@@ -58,7 +58,7 @@ static char *page(const struct rep_result *r, int n)
 START_TEST(one_map_per_failing_case_and_text_escaped)
 {
     struct rep_result r[6] = {rec("sgemm_tiled", "edge_127", V_FAIL), rec("sgemm_tiled", "exact_129", V_FAIL),
-                              rec("reduce_warp32", "big", V_XFAIL), rec("sgemm_naive", "edge_127", V_PASS),
+                              rec("reduce_warp32", "big", V_XFAIL),   rec("sgemm_naive", "edge_127", V_PASS),
                               rec("fault_crash", "edge_15", V_ERROR), rec("sgemm_naive", "*", V_SKIP)};
     /* Column stripes every 16 columns, as a tile-edge bug leaves them. */
     for (int i = 0; i < CMP_HEAT; i++)
@@ -86,8 +86,8 @@ START_TEST(one_map_per_failing_case_and_text_escaped)
     ck_assert_ptr_null(strstr(text, "<GPU"));
     ck_assert_ptr_nonnull(strstr(text, "wrong: a&lt;b"));
     ck_assert_ptr_nonnull(strstr(text, "width &lt;8&gt; not offered")); /* the group-wide table */
-    ck_assert_ptr_nonnull(strstr(text, "fill=\"#7b1fa2\""));           /* NaN purple */
-    ck_assert_ptr_nonnull(strstr(text, "fill=\"#8d8d8d\""));           /* unwritten grey */
+    ck_assert_ptr_nonnull(strstr(text, "fill=\"#7b1fa2\""));            /* NaN purple */
+    ck_assert_ptr_nonnull(strstr(text, "fill=\"#8d8d8d\""));            /* unwritten grey */
     ck_assert_ptr_nonnull(strstr(text, "sum off by 131%"));
     /* No script and nothing fetched from elsewhere: links stay inside the page. */
     ck_assert_ptr_null(strstr(text, "<script"));

@@ -79,11 +79,13 @@ START_TEST(kernel_name_longer_than_a_row_holds_is_an_error)
     struct hb_err err = {{0}};
     memset(name, 'n', sizeof name - 1);
     name[sizeof name - 1] = 0; /* one byte too long */
-    snprintf(text, sizeof text, "[%s]\nop = sgemm\nlang = cuda\nsource = k.cu\nentry = k\nblock = 16 16\ngrid = 1 1\n", name);
+    snprintf(text, sizeof text, "[%s]\nop = sgemm\nlang = cuda\nsource = k.cu\nentry = k\nblock = 16 16\ngrid = 1 1\n",
+             name);
     ck_assert_int_eq(parse_manifest(text, &err), -1);
     ck_assert_msg(strstr(err.msg, "longer than 63 bytes"), "%s", err.msg);
     name[KERN_MAX_NAME] = 0; /* exactly what a row holds */
-    snprintf(text, sizeof text, "[%s]\nop = sgemm\nlang = cuda\nsource = k.cu\nentry = k\nblock = 16 16\ngrid = 1 1\n", name);
+    snprintf(text, sizeof text, "[%s]\nop = sgemm\nlang = cuda\nsource = k.cu\nentry = k\nblock = 16 16\ngrid = 1 1\n",
+             name);
     ck_assert_msg(parse_manifest(text, &err) == 0, "%s", err.msg);
 }
 END_TEST

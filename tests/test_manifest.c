@@ -7,29 +7,28 @@
 #include "manifest.h"
 #include "tutil.h"
 
-static const char VALID[] =
-    "# two kernels\n"                       /* 1 */
-    "[sg]\n"                                /* 2 */
-    "op = sgemm\n"                          /* 3 */
-    "lang = cuda\n"                         /* 4 */
-    "source = sg.cu\n"                      /* 5 */
-    "entry = sgemm_tiled\n"                 /* 6 */
-    "block = 16 16\n"                       /* 7 */
-    "grid = N/16 M/16 1\n"                  /* 8 */
-    "widths = 16 32\n"                      /* 9 */
-    "expect = pass\n"                       /* 10 */
-    "note = tiled, 16x16   # a comment\n"   /* 11 */
-    "cases = sq_*\n"                        /* 12 */
-    "\n"                                    /* 13 */
-    "[rd]\n"                                /* 14 */
-    "  op=reduce\n"                         /* 15 */
-    "lang = glsl\n"                         /* 16 */
-    "source = sub/rd.comp\n"                /* 17 */
-    "entry = main\n"                        /* 18 */
-    "block = 256\n"                         /* 19 */
-    "grid = n/1024\n"                       /* 20 */
-    "chunk = 1024\n"                        /* 21 */
-    "expect = oob+wrong\n";                 /* 22 */
+static const char VALID[] = "# two kernels\n"                     /* 1 */
+                            "[sg]\n"                              /* 2 */
+                            "op = sgemm\n"                        /* 3 */
+                            "lang = cuda\n"                       /* 4 */
+                            "source = sg.cu\n"                    /* 5 */
+                            "entry = sgemm_tiled\n"               /* 6 */
+                            "block = 16 16\n"                     /* 7 */
+                            "grid = N/16 M/16 1\n"                /* 8 */
+                            "widths = 16 32\n"                    /* 9 */
+                            "expect = pass\n"                     /* 10 */
+                            "note = tiled, 16x16   # a comment\n" /* 11 */
+                            "cases = sq_*\n"                      /* 12 */
+                            "\n"                                  /* 13 */
+                            "[rd]\n"                              /* 14 */
+                            "  op=reduce\n"                       /* 15 */
+                            "lang = glsl\n"                       /* 16 */
+                            "source = sub/rd.comp\n"              /* 17 */
+                            "entry = main\n"                      /* 18 */
+                            "block = 256\n"                       /* 19 */
+                            "grid = n/1024\n"                     /* 20 */
+                            "chunk = 1024\n"                      /* 21 */
+                            "expect = oob+wrong\n";               /* 22 */
 
 static char *dir;
 
@@ -256,10 +255,12 @@ START_TEST(discover_reads_one_folder_down_in_name_order)
     ck_assert_int_eq(mkdir(a, 0700), 0);
     snprintf(b, sizeof b, "%s/kern/a_lang", dir);
     ck_assert_int_eq(mkdir(b, 0700), 0);
-    free(t_write(a, "x.manifest", "[from_b]\nop = reduce\nlang = glsl\nsource = ../../sg.cu\nentry = main\n"
-                                  "block = 64\ngrid = n/64\nchunk = 64\n"));
-    free(t_write(b, "y.manifest", "[from_a]\nop = sgemm\nlang = hip\nsource = ../../sg.cu\nentry = e\n"
-                                  "block = 8 8\ngrid = N/8 M/8\n"));
+    free(t_write(a, "x.manifest",
+                 "[from_b]\nop = reduce\nlang = glsl\nsource = ../../sg.cu\nentry = main\n"
+                 "block = 64\ngrid = n/64\nchunk = 64\n"));
+    free(t_write(b, "y.manifest",
+                 "[from_a]\nop = sgemm\nlang = hip\nsource = ../../sg.cu\nentry = e\n"
+                 "block = 8 8\ngrid = N/8 M/8\n"));
     free(t_write(b, "notes.txt", "not a manifest\n"));
     char top[128];
     snprintf(top, sizeof top, "%s/kern", dir);
@@ -277,8 +278,8 @@ END_TEST
 static void expect_error(const char *drop, const char *extra, int line, const char *needle)
 {
     char text[8192] = "";
-    const char *base[] = {"[k]", "op = sgemm", "lang = cuda", "source = sg.cu", "entry = e",
-                          "block = 16 16", "grid = N/16 M/16"};
+    const char *base[] = {"[k]",       "op = sgemm",    "lang = cuda",     "source = sg.cu",
+                          "entry = e", "block = 16 16", "grid = N/16 M/16"};
     for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
         if (drop && !strncmp(base[i], drop, strlen(drop)))
             strcat(text, "# dropped\n");
@@ -300,8 +301,9 @@ static void expect_error(const char *drop, const char *extra, int line, const ch
 
 START_TEST(base_of_the_error_tests_is_valid)
 {
-    char *path = t_write(dir, "k.manifest", "[k]\nop = sgemm\nlang = cuda\nsource = sg.cu\nentry = e\n"
-                                            "block = 16 16\ngrid = N/16 M/16\n");
+    char *path = t_write(dir, "k.manifest",
+                         "[k]\nop = sgemm\nlang = cuda\nsource = sg.cu\nentry = e\n"
+                         "block = 16 16\ngrid = N/16 M/16\n");
     struct kern_set set = {0};
     struct hb_err err = {{0}};
     ck_assert_msg(kern_parse_file(path, &set, &err) == 0, "%s", err.msg);
@@ -311,10 +313,7 @@ START_TEST(base_of_the_error_tests_is_valid)
 }
 END_TEST
 
-START_TEST(unknown_key_is_an_error)
-{
-    expect_error(NULL, "colour = blue\n", 8, "unknown key 'colour'");
-}
+START_TEST(unknown_key_is_an_error) { expect_error(NULL, "colour = blue\n", 8, "unknown key 'colour'"); }
 END_TEST
 
 START_TEST(missing_required_keys_are_errors)
@@ -336,8 +335,9 @@ END_TEST
 
 START_TEST(reduce_needs_chunk)
 {
-    char *path = t_write(dir, "r.manifest", "[r]\nop = reduce\nlang = cuda\nsource = sg.cu\nentry = e\n"
-                                            "block = 64\ngrid = n/64\n");
+    char *path = t_write(dir, "r.manifest",
+                         "[r]\nop = reduce\nlang = cuda\nsource = sg.cu\nentry = e\n"
+                         "block = 64\ngrid = n/64\n");
     struct kern_set set = {0};
     struct hb_err err = {{0}};
     ck_assert_int_eq(kern_parse_file(path, &set, &err), -1);
@@ -349,10 +349,7 @@ START_TEST(reduce_needs_chunk)
 }
 END_TEST
 
-START_TEST(chunk_on_sgemm_is_an_error)
-{
-    expect_error(NULL, "chunk = 64\n", 8, "chunk applies to reduce only");
-}
+START_TEST(chunk_on_sgemm_is_an_error) { expect_error(NULL, "chunk = 64\n", 8, "chunk applies to reduce only"); }
 END_TEST
 
 START_TEST(bad_grid_is_an_error)

@@ -167,7 +167,8 @@ static const struct {
     {"", 0},
     {"\0\0\0\0\n\0\0\n", 8},
     {"{\"schema\":2,\"record\":\"header\",\"shard\":1,\"shards\":2}\n", 0}, /* cut: no end record */
-    {"{\"schema\":2,\"record\":\"header\",\"shard\":1,\"shards\":3}\n{\"schema\":2,\"record\":\"end\",\"results\":0}\n", 0},
+    {"{\"schema\":2,\"record\":\"header\",\"shard\":1,\"shards\":3}\n{\"schema\":2,\"record\":\"end\",\"results\":0}\n",
+     0},
 };
 
 START_TEST(inputs_that_do_not_add_up_exit_2)

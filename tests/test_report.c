@@ -24,7 +24,8 @@ static char *escaped(void (*fn)(FILE *, const char *), const char *s)
 
 START_TEST(json_string_escapes_quotes_backslashes_and_controls)
 {
-    char *out = escaped(jsonl_string, "a\"b\\c\nd\x01" "e\tf\x1f");
+    char *out = escaped(jsonl_string, "a\"b\\c\nd\x01"
+                                      "e\tf\x1f");
     ck_assert_str_eq(out, "\"a\\\"b\\\\c\\nd\\u0001e\\u0009f\\u001f\"");
     free(out);
     out = escaped(jsonl_string, "");
@@ -93,8 +94,8 @@ static int occurrences(const char *hay, const char *needle)
 static void expect_counts(const char *junit, int tests, int failures, int errors, int skipped)
 {
     char want[128];
-    snprintf(want, sizeof want, "tests=\"%08d\" failures=\"%08d\" errors=\"%08d\" skipped=\"%08d\"", tests,
-             failures, errors, skipped);
+    snprintf(want, sizeof want, "tests=\"%08d\" failures=\"%08d\" errors=\"%08d\" skipped=\"%08d\"", tests, failures,
+             errors, skipped);
     char *text = t_slurp_path(junit);
     ck_assert_msg(strstr(text, want), "no '%s' in:\n%s", want, text);
     ck_assert_int_eq(occurrences(text, "<testcase "), tests);
@@ -205,8 +206,8 @@ START_TEST(json_lines_are_objects_with_verdicts_and_string_non_finites)
     /* Where a JSON parser is at hand, every line must parse. */
     if (system("command -v python3 >/dev/null 2>&1") == 0) {
         char cmd[512];
-        snprintf(cmd, sizeof cmd,
-                 "python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' '%s'", json);
+        snprintf(cmd, sizeof cmd, "python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' '%s'",
+                 json);
         ck_assert_msg(system(cmd) == 0, "python3 json rejects %s", json);
     } else {
         fprintf(stderr, "report: python3 missing: JSON checked by structure only\n");
@@ -289,7 +290,8 @@ START_TEST(print_line_names_the_first_bad_element)
     ck_assert_ptr_nonnull(strstr(text, "2/16 elements bad"));
     ck_assert_ptr_nonnull(strstr(text, "C[1][3]: expected 2 got 5"));
     ck_assert_msg(strstr(text, "\n          rerun: harness run --backend sim --device 0 --width 32 --kernel "
-                               "'cuda/sgemm_<tiled>' --case sq_4 --tier quick\n"), "%s", text);
+                               "'cuda/sgemm_<tiled>' --case sq_4 --tier quick\n"),
+                  "%s", text);
     free(text);
 }
 END_TEST

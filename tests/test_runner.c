@@ -47,7 +47,7 @@ START_TEST(protocol_rejects_out_of_range_fields)
         bad[i].type = MSG_RESULT, bad[i].r.cmp.oob_buffer = -1;
     bad[0].type = 99;
     bad[1].type = MSG_BEGIN, bad[1].index = 3; /* a group of 3 cases has indices 0..2 */
-    bad[2].r.verdict = (enum hb_verdict)-1;
+    bad[2].r.verdict = (enum hb_verdict) - 1;
     bad[3].r.cmp.classes = 1u << CLS_COUNT;
     bad[4].group = 8; /* another group's message */
     bad[5].r.cmp.bad = -1;

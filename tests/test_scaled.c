@@ -80,7 +80,7 @@ START_TEST(bits_left_as_given_are_unwritten_not_wrong)
     cmp_init(&c);
     cmp_sgemm_given(&r, C0, got, 0, &c);
     ck_assert_uint_eq(c.classes, 0);
-    got[1] = C0[1]; /* never written */
+    got[1] = C0[1];      /* never written */
     got[3] = 0.5f * -54; /* written without beta C: wrong */
     cmp_init(&c);
     cmp_sgemm_given(&r, C0, got, 0, &c);

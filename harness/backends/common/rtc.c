@@ -3,9 +3,9 @@
  * unpredictable temporaries, and posix_spawn of a compiler with its output in a log file. No
  * shell is involved, so paths need no quoting. It runs no GPU API. */
 #include <dlfcn.h>
-#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,8 +44,7 @@ static int rtc_hash_file(const char *path, uint64_t *h, char *err, size_t errlen
         return -1;
     }
     if (!S_ISREG(st.st_mode) || st.st_size > (off_t)RTC_MAX_SOURCE) {
-        snprintf(err, errlen, "%s: %s", path,
-                 S_ISREG(st.st_mode) ? "larger than 64 MiB" : "not a regular file");
+        snprintf(err, errlen, "%s: %s", path, S_ISREG(st.st_mode) ? "larger than 64 MiB" : "not a regular file");
         close(fd);
         return -1;
     }
@@ -86,15 +85,14 @@ int rtc_shipped(const struct hb_kernel_spec *s)
     return strncmp(real, want, n) == 0 && real[n] == '/' && !strchr(real + n + 1, '/');
 }
 
-int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ext, char *path,
-                 size_t len, char *err, size_t errlen)
+int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ext, char *path, size_t len, char *err,
+                 size_t errlen)
 {
     const char *base = strrchr(s->source_path, '/');
     base = base ? base + 1 : s->source_path;
     const char *dot = strrchr(base, '.');
     int stem = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
-    int n = snprintf(path, len, "%s/kernels/%s/%.*s%s", s->build_dir ? s->build_dir : ".", sub,
-                     stem, base, ext);
+    int n = snprintf(path, len, "%s/kernels/%s/%.*s%s", s->build_dir ? s->build_dir : ".", sub, stem, base, ext);
     if (n < 0 || (size_t)n >= len) {
         snprintf(err, errlen, "kernel path too long for %s", s->source_path);
         return -1;
@@ -141,13 +139,14 @@ static int rtc_safe_dir(const char *dir, char *err, size_t errlen)
             snprintf(err, errlen, "cache folder %s: %s", d, strerror(errno));
             return -1;
         }
-        const char *why = S_ISLNK(st.st_mode) ? "is a symbolic link"
-                          : !S_ISDIR(st.st_mode) ? "is not a folder"
+        const char *why = S_ISLNK(st.st_mode)      ? "is a symbolic link"
+                          : !S_ISDIR(st.st_mode)   ? "is not a folder"
                           : st.st_uid != geteuid() ? "is owned by another user"
-                          : (st.st_mode & 022) ? "is writable by others" : NULL;
+                          : (st.st_mode & 022)     ? "is writable by others"
+                                                   : NULL;
         if (why) {
-            snprintf(err, errlen, "refusing the run-time compile cache %s: %s (uid %ld, mode %03o)",
-                     d, why, (long)st.st_uid, (unsigned)(st.st_mode & 0777));
+            snprintf(err, errlen, "refusing the run-time compile cache %s: %s (uid %ld, mode %03o)", d, why,
+                     (long)st.st_uid, (unsigned)(st.st_mode & 0777));
             return -1;
         }
         char *slash = strrchr(d, '/');
@@ -237,8 +236,8 @@ static int rtc_deps_current(const char *path)
     return current;
 }
 
-int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key,
-                   const char *ext, char *path, size_t len, char *err, size_t errlen)
+int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key, const char *ext, char *path,
+                   size_t len, char *err, size_t errlen)
 {
     char real[PATH_MAX];
     struct stat self = {0};
@@ -275,8 +274,7 @@ int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const ch
         return access(path, R_OK) == 0 && rtc_deps_current(path);
     }
     snprintf(err, errlen, "no writable cache folder for run-time compiles (tried %s%s%s)",
-             nd ? dirs[0] : "none: no XDG_CACHE_HOME, HOME or build_dir", nd > 1 ? " and " : "",
-             nd > 1 ? dirs[1] : "");
+             nd ? dirs[0] : "none: no XDG_CACHE_HOME, HOME or build_dir", nd > 1 ? " and " : "", nd > 1 ? dirs[1] : "");
     return -1;
 }
 
@@ -293,16 +291,15 @@ int rtc_temp(const char *path, const char *suffix, char *out, size_t len, char *
     return 0;
 }
 
-int rtc_describe(const struct hb_kernel_spec *s, const char *binary, const char *how,
-                 const char *tool, char *out, size_t len)
+int rtc_describe(const struct hb_kernel_spec *s, const char *binary, const char *how, const char *tool, char *out,
+                 size_t len)
 {
     char why[300];
     uint64_t h = RTC_FNV_BASIS;
     int rc = rtc_hash_file(s->source_path, &h, why, sizeof why);
     if (rc == 0)
         snprintf(why, sizeof why, "%016llx", (unsigned long long)h);
-    snprintf(out, len, "binary %s (%s); source %s fnv1a64 %s; built by %s", binary, how,
-             s->source_path, why, tool);
+    snprintf(out, len, "binary %s (%s); source %s fnv1a64 %s; built by %s", binary, how, s->source_path, why, tool);
     return rc;
 }
 

@@ -19,8 +19,8 @@ int rtc_shipped(const struct hb_kernel_spec *s);
  * shipped one (rtc_shipped) and that product is at least as new as it, as make would judge:
  * then make built it from this very file. 0 when a run-time compile is needed (any other
  * file, whatever its name, or a shipped one edited since), -1 on error (err). */
-int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ext, char *path,
-                 size_t len, char *err, size_t errlen);
+int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ext, char *path, size_t len, char *err,
+                 size_t errlen);
 
 /* <cache>/<backend>/<hash><ext>, the hash over the source's real path and content (never its
  * time stamps), key (compiler, flags and target) and this backend's own build, so a rebuilt
@@ -29,8 +29,8 @@ int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ex
  * folder that is a symbolic link, owned by another user or writable by others is refused (an
  * error). Returns 1 when the object is already there and every file its build recorded
  * (rtc_deps_save) is unchanged, 0 when it must be compiled, -1 on error (err). */
-int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key,
-                   const char *ext, char *path, size_t len, char *err, size_t errlen);
+int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key, const char *ext, char *path,
+                   size_t len, char *err, size_t errlen);
 
 /* Records the files a build read, from a make-style depfile (gcc -MMD -MF), each with its
  * content hash, as "<path>.deps" next to the product: rtc_cache_path then rebuilds when one
@@ -65,7 +65,7 @@ int rtc_split(const char *flags, char *buf, size_t buflen, char **words, int max
 /* One line naming what runs for s, for reports: "binary PATH (HOW); source SOURCE fnv1a64
  * HASH; built by TOOL" (TOOL: the compiler and its flags). 0, or -1 when the source cannot
  * be read (the line then says so). */
-int rtc_describe(const struct hb_kernel_spec *s, const char *binary, const char *how,
-                 const char *tool, char *out, size_t len);
+int rtc_describe(const struct hb_kernel_spec *s, const char *binary, const char *how, const char *tool, char *out,
+                 size_t len);
 
 #endif

@@ -76,8 +76,7 @@ static void cu_driver_string(char *out, size_t len)
         char line[256];
         if (fgets(line, sizeof line, f)) {
             char *save = NULL;
-            for (const char *w = strtok_r(line, " \t\n", &save); w;
-                 w = strtok_r(NULL, " \t\n", &save)) {
+            for (const char *w = strtok_r(line, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
                 if (w[0] >= '0' && w[0] <= '9') {
                     snprintf(nvrm, sizeof nvrm, "%.31s", w);
                     break;
@@ -86,9 +85,8 @@ static void cu_driver_string(char *out, size_t len)
         }
         fclose(f);
     }
-    snprintf(out, len, "NVIDIA driver %s%s(CUDA %d.%d), runtime %d.%d, cuBLAS %d.%d.%d", nvrm,
-             nvrm[0] ? " " : "", drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, bmaj, bmin,
-             bpat);
+    snprintf(out, len, "NVIDIA driver %s%s(CUDA %d.%d), runtime %d.%d, cuBLAS %d.%d.%d", nvrm, nvrm[0] ? " " : "",
+             drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, bmaj, bmin, bpat);
 }
 
 /* Vendor fp32 (non-tensor) peak: SMs x FP32 lanes per SM x 2 (FMA) x peak clock. Lanes per
@@ -115,8 +113,7 @@ static int cu_list_devices(struct hb_device_info *out, int max, char *err, size_
         char why[256];
         cu_msg(why, sizeof why, "cudaGetDeviceCount", e);
         snprintf(err, errlen, "no CUDA device: %s%s", why,
-                 e == cudaErrorInsufficientDriver ? " [no NVIDIA driver, or one older than the runtime]"
-                                                  : "");
+                 e == cudaErrorInsufficientDriver ? " [no NVIDIA driver, or one older than the runtime]" : "");
         return 0;
     }
     if (e != cudaSuccess) {
@@ -178,8 +175,7 @@ static int cu_open(hb_ctx **out, int device, int width, char *err, size_t errlen
         return HB_ERROR;
     }
     if (width != p.warpSize) {
-        snprintf(err, errlen, "width %d not offered: %s runs %d-lane warps only", width, p.name,
-                 p.warpSize);
+        snprintf(err, errlen, "width %d not offered: %s runs %d-lane warps only", width, p.name, p.warpSize);
         return HB_UNSUPPORTED;
     }
     hb_ctx *ctx = calloc(1, sizeof *ctx);
@@ -207,10 +203,7 @@ static int cu_open(hb_ctx **out, int device, int width, char *err, size_t errlen
     return HB_OK;
 }
 
-static const char *cu_last_error(hb_ctx *ctx)
-{
-    return ctx->err;
-}
+static const char *cu_last_error(hb_ctx *ctx) { return ctx->err; }
 
 static int cu_alloc(hb_ctx *ctx, size_t bytes, hb_buf **out)
 {
@@ -252,8 +245,7 @@ static int cu_upload(hb_ctx *ctx, hb_buf *dst, size_t offset, const void *src, s
         return HB_ERROR;
     if (cu_range(ctx, "upload", dst, offset, bytes) != HB_OK)
         return HB_ERROR;
-    cudaError_t e = cudaMemcpyAsync((char *)dst->ptr + offset, src, bytes, cudaMemcpyHostToDevice,
-                                    ctx->stream);
+    cudaError_t e = cudaMemcpyAsync((char *)dst->ptr + offset, src, bytes, cudaMemcpyHostToDevice, ctx->stream);
     if (e != cudaSuccess)
         return cu_fail(ctx, "cudaMemcpyAsync(host to device)", e);
     if ((e = cudaStreamSynchronize(ctx->stream)) != cudaSuccess)
@@ -267,8 +259,7 @@ static int cu_download(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size_
         return HB_ERROR;
     if (cu_range(ctx, "download", src, offset, bytes) != HB_OK)
         return HB_ERROR;
-    cudaError_t e = cudaMemcpyAsync(dst, (const char *)src->ptr + offset, bytes,
-                                    cudaMemcpyDeviceToHost, ctx->stream);
+    cudaError_t e = cudaMemcpyAsync(dst, (const char *)src->ptr + offset, bytes, cudaMemcpyDeviceToHost, ctx->stream);
     if (e != cudaSuccess)
         return cu_fail(ctx, "cudaMemcpyAsync(device to host)", e);
     if ((e = cudaStreamSynchronize(ctx->stream)) != cudaSuccess)
@@ -284,8 +275,10 @@ static int cu_download(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size_
 static int cu_one_arg(hb_ctx *ctx, const hb_kern *k, const struct hb_args *a, int i, unsigned char *slot)
 {
     struct hb_param p = a->params[i];
-    size_t want = k->n_params > 0 ? k->param_size[i] : p.kind == HB_PARAM_BUF ? sizeof(void *)
-                : p.kind == HB_PARAM_I64 ? 8 : 4;
+    size_t want = k->n_params > 0          ? k->param_size[i]
+                  : p.kind == HB_PARAM_BUF ? sizeof(void *)
+                  : p.kind == HB_PARAM_I64 ? 8
+                                           : 4;
     int wide_ok = p.kind == HB_PARAM_I64 ? want == 8 : want == 4 || want == 8; /* n:u64 is never narrowed */
     if (p.kind == HB_PARAM_BUF && p.index < a->n_bufs && want == sizeof(void *)) {
         void *ptr = (char *)a->bufs[p.index]->ptr + a->offsets[p.index];
@@ -299,8 +292,10 @@ static int cu_one_arg(hb_ctx *ctx, const hb_kern *k, const struct hb_args *a, in
         float narrow = a->floats[p.index];
         memcpy(slot, want == 8 ? (void *)&wide : (void *)&narrow, want);
     } else {
-        snprintf(ctx->err, sizeof ctx->err, "launch: argument %d (kind %d) does not fit the kernel's %zu-byte "
-                 "parameter %d: check the manifest's args", i, p.kind, want, i);
+        snprintf(ctx->err, sizeof ctx->err,
+                 "launch: argument %d (kind %d) does not fit the kernel's %zu-byte "
+                 "parameter %d: check the manifest's args",
+                 i, p.kind, want, i);
         return HB_ERROR;
     }
     return HB_OK;
@@ -332,15 +327,13 @@ static int cu_marshal(hb_ctx *ctx, const hb_kern *k, const struct hb_args *a, un
     return HB_OK;
 }
 
-static int cu_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args,
-                     double *device_ms)
+static int cu_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args, double *device_ms)
 {
     if (ctx->sticky)
         return HB_ERROR;
-    if (args->n_bufs < 0 || args->n_bufs > HB_MAX_BUF_ARGS || args->n_ints < 0 ||
-        args->n_ints > HB_MAX_INT_ARGS) {
-        snprintf(ctx->err, sizeof ctx->err, "launch: %d buffers and %d integers is out of range",
-                 args->n_bufs, args->n_ints);
+    if (args->n_bufs < 0 || args->n_bufs > HB_MAX_BUF_ARGS || args->n_ints < 0 || args->n_ints > HB_MAX_INT_ARGS) {
+        snprintf(ctx->err, sizeof ctx->err, "launch: %d buffers and %d integers is out of range", args->n_bufs,
+                 args->n_ints);
         return HB_ERROR;
     }
     if (device_ms)
@@ -405,8 +398,7 @@ static int cu_vendor_sgemm(hb_ctx *ctx, const struct hb_args *args, double *devi
     if (e != cudaSuccess)
         return cu_fail(ctx, "cudaEventRecord", e);
     /* K = 0: leading dimensions must still be >= 1; beta = 0 writes zeros. */
-    s = cublasSgemm(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K > 0 ? K : 1,
-                    &zero, C, N);
+    s = cublasSgemm(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K > 0 ? K : 1, &zero, C, N);
     if (s != CUBLAS_STATUS_SUCCESS)
         return cu_blas_fail(ctx, "cublasSgemm", s);
     if ((e = cudaEventRecord(ctx->ev_stop, ctx->stream)) != cudaSuccess)
@@ -414,8 +406,8 @@ static int cu_vendor_sgemm(hb_ctx *ctx, const struct hb_args *args, double *devi
     return cu_wait_timed(ctx, device_ms);
 }
 
-static int cu_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off,
-                   size_t bytes, double *device_ms)
+static int cu_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off, size_t bytes,
+                   double *device_ms)
 {
     if (ctx->sticky)
         return HB_ERROR;
@@ -425,8 +417,8 @@ static int cu_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t
     cudaError_t e = cudaEventRecord(ctx->ev_start, ctx->stream);
     if (e != cudaSuccess)
         return cu_fail(ctx, "cudaEventRecord", e);
-    e = cudaMemcpyAsync((char *)dst->ptr + dst_off, (const char *)src->ptr + src_off, bytes,
-                        cudaMemcpyDeviceToDevice, ctx->stream);
+    e = cudaMemcpyAsync((char *)dst->ptr + dst_off, (const char *)src->ptr + src_off, bytes, cudaMemcpyDeviceToDevice,
+                        ctx->stream);
     if (e != cudaSuccess)
         return cu_fail(ctx, "cudaMemcpyAsync(device to device)", e);
     if ((e = cudaEventRecord(ctx->ev_stop, ctx->stream)) != cudaSuccess)
@@ -471,7 +463,4 @@ static const struct hb_backend cu_backend = {
     .kernel_info = cu_kernel_info,
 };
 
-const struct hb_backend *hb_backend_entry(void)
-{
-    return &cu_backend;
-}
+const struct hb_backend *hb_backend_entry(void) { return &cu_backend; }

@@ -20,8 +20,8 @@ static double cu_dram_gbs(int dev)
     return 2.0 * khz * 1e3 * (bits / 8.0) / 1e9;
 }
 
-int cu_kernel_figures(const void *fn, int dev, const unsigned block[3], unsigned dyn_shared,
-                      struct hb_kernel_info *out, char *err, size_t errlen)
+int cu_kernel_figures(const void *fn, int dev, const unsigned block[3], unsigned dyn_shared, struct hb_kernel_info *out,
+                      char *err, size_t errlen)
 {
     struct cudaFuncAttributes a;
     int threads = (int)(block[0] * block[1] * block[2]), blocks = 0, max_threads = 0;

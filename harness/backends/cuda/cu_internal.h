@@ -4,8 +4,8 @@
 #ifndef CU_INTERNAL_H
 #define CU_INTERNAL_H
 
-#include <cuda_runtime.h>
 #include <cublas_v2.h>
+#include <cuda_runtime.h>
 #include <nvrtc.h>
 
 #include "backend.h"
@@ -17,12 +17,12 @@ struct hb_ctx {
     cudaEvent_t ev_start, ev_stop;
     cublasHandle_t blas; /* created on first vendor_sgemm: it costs time and memory */
     int sticky;          /* the context is dead: every later call repeats err */
-    char err[2048]; /* long enough for a compiler's first error and its log's whole path */
+    char err[2048];      /* long enough for a compiler's first error and its log's whole path */
     /* NVRTC, dlopen'ed on the first run-time compile without nvcc: only users' own kernels
      * need it, and a machine may have the driver and cudart without the toolkit. */
     void *nvrtc;
-    nvrtcResult (*rtc_create)(nvrtcProgram *, const char *, const char *, int,
-                              const char *const *, const char *const *);
+    nvrtcResult (*rtc_create)(nvrtcProgram *, const char *, const char *, int, const char *const *,
+                              const char *const *);
     nvrtcResult (*rtc_compile)(nvrtcProgram, int, const char *const *);
     nvrtcResult (*rtc_log_size)(nvrtcProgram, size_t *);
     nvrtcResult (*rtc_log)(nvrtcProgram, char *);
@@ -46,7 +46,7 @@ struct hb_kern {
     unsigned shared_bytes; /* dynamic shared memory per block */
     int n_params;          /* the kernel's own parameter count, -1 when the runtime cannot say */
     size_t param_size[CU_MAX_PARAMS];
-    char origin[1200];     /* which binary runs: path, or source and compiler */
+    char origin[1200]; /* which binary runs: path, or source and compiler */
 };
 
 /* "call: cudaErrorX (text)" into dst. */

@@ -40,17 +40,16 @@ static int cu_nvrtc_open(hb_ctx *ctx)
         const char *name;
         void *slot;
     } syms[] = {
-        {"nvrtcCreateProgram", &ctx->rtc_create},   {"nvrtcCompileProgram", &ctx->rtc_compile},
+        {"nvrtcCreateProgram", &ctx->rtc_create},       {"nvrtcCompileProgram", &ctx->rtc_compile},
         {"nvrtcGetProgramLogSize", &ctx->rtc_log_size}, {"nvrtcGetProgramLog", &ctx->rtc_log},
-        {"nvrtcGetCUBINSize", &ctx->rtc_cubin_size}, {"nvrtcGetCUBIN", &ctx->rtc_cubin},
-        {"nvrtcDestroyProgram", &ctx->rtc_destroy},  {"nvrtcGetErrorString", &ctx->rtc_errstr},
+        {"nvrtcGetCUBINSize", &ctx->rtc_cubin_size},    {"nvrtcGetCUBIN", &ctx->rtc_cubin},
+        {"nvrtcDestroyProgram", &ctx->rtc_destroy},     {"nvrtcGetErrorString", &ctx->rtc_errstr},
         {"nvrtcAddNameExpression", &ctx->rtc_add_name}, {"nvrtcGetLoweredName", &ctx->rtc_lowered},
     };
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
         void *f = dlsym(ctx->nvrtc, syms[i].name);
         if (!f) {
-            snprintf(ctx->err, sizeof ctx->err, "NVRTC not usable: dlsym(%s): %.300s", syms[i].name,
-                     dlerror());
+            snprintf(ctx->err, sizeof ctx->err, "NVRTC not usable: dlsym(%s): %.300s", syms[i].name, dlerror());
             dlclose(ctx->nvrtc);
             ctx->nvrtc = NULL;
             return -1;
@@ -90,8 +89,8 @@ static char *cu_read_file(hb_ctx *ctx, const char *path)
  * headers; NVRTC has no host headers (<cstdio>...), which nvcc would give. The entry is a name
  * expression, so a template-id comes back as the symbol to load (lowered). A compile error is
  * the user's to fix: HB_ERROR with NVRTC's first error. */
-static int cu_nvrtc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, int major, int minor,
-                            char **image, char *lowered, size_t lowered_len)
+static int cu_nvrtc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, int major, int minor, char **image,
+                            char *lowered, size_t lowered_len)
 {
     *image = NULL;
     if (cu_nvrtc_open(ctx) != 0)
@@ -108,8 +107,7 @@ static int cu_nvrtc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, int 
     snprintf(inc_cuda, sizeof inc_cuda, "-I%.1000s/include", use_env ? home : CU_CUDA_HOME);
     snprintf(inc_cccl, sizeof inc_cccl, "-I%.1000s/include/cccl", use_env ? home : CU_CUDA_HOME);
     const char *src_path = spec->source_path, *slash = strrchr(src_path, '/');
-    snprintf(inc_src, sizeof inc_src, "-I%.*s", slash > src_path ? (int)(slash - src_path) : 1,
-             slash ? src_path : ".");
+    snprintf(inc_src, sizeof inc_src, "-I%.*s", slash > src_path ? (int)(slash - src_path) : 1, slash ? src_path : ".");
     const char *opts[] = {arch, "-default-device", "--std=c++17", "-lineinfo", inc_cuda, inc_cccl, inc_src};
     nvrtcProgram prog = NULL;
     const char *call = "nvrtcCreateProgram";
@@ -140,8 +138,7 @@ static int cu_nvrtc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, int 
             free(*image), *image = NULL;
     }
     if (r != NVRTC_SUCCESS && r != NVRTC_ERROR_COMPILATION)
-        snprintf(ctx->err, sizeof ctx->err, "%s(%.300s): %s", call, spec->source_path,
-                 ctx->rtc_errstr(r));
+        snprintf(ctx->err, sizeof ctx->err, "%s(%.300s): %s", call, spec->source_path, ctx->rtc_errstr(r));
     if (prog)
         ctx->rtc_destroy(&prog);
     free(src);
@@ -172,8 +169,10 @@ static int cu_wrapper(hb_ctx *ctx, const struct hb_kernel_spec *spec, const char
     }
     snprintf(path, len, "%.4000s.wrap.cu", obj);
     FILE *f = fopen(path, "w");
-    if (!f || fprintf(f, "#include \"%s\"\nstatic auto *const hb_instantiate_entry = &%s;\n", spec->source_path,
-                      spec->entry) < 0 || fclose(f) != 0) {
+    if (!f ||
+        fprintf(f, "#include \"%s\"\nstatic auto *const hb_instantiate_entry = &%s;\n", spec->source_path,
+                spec->entry) < 0 ||
+        fclose(f) != 0) {
         snprintf(ctx->err, sizeof ctx->err, "cannot write %.400s: %s", path, strerror(errno));
         return -1;
     }

@@ -82,8 +82,7 @@ static void hip_no_device(char *dst, size_t len, hipError_t e)
 {
     char t[160];
 #ifdef __HIP_PLATFORM_NVIDIA__
-    hip_fmt(dst, len, "no HIP device (nvidia platform): %s from hipGetDeviceCount (%s)",
-            hip_errtext(e, t, sizeof t),
+    hip_fmt(dst, len, "no HIP device (nvidia platform): %s from hipGetDeviceCount (%s)", hip_errtext(e, t, sizeof t),
             e == hipErrorInsufficientDriver ? "no NVIDIA driver, or one older than the runtime"
                                             : "the NVIDIA driver sees no GPU");
 #else
@@ -104,11 +103,11 @@ static void hip_arch(const hipDeviceProp_t *p, char *out, size_t len)
 #endif
 }
 
-#define HIP_CTX_TRY(ctx, call)                                                             \
-    do {                                                                                   \
-        hipError_t hip_e_ = (call);                                                        \
-        if (hip_e_ != hipSuccess)                                                          \
-            return hip_fail((ctx)->err, sizeof (ctx)->err, #call, hip_e_);                \
+#define HIP_CTX_TRY(ctx, call)                                                                                         \
+    do {                                                                                                               \
+        hipError_t hip_e_ = (call);                                                                                    \
+        if (hip_e_ != hipSuccess)                                                                                      \
+            return hip_fail((ctx)->err, sizeof(ctx)->err, #call, hip_e_);                                              \
     } while (0)
 
 static int hip_list_devices(struct hb_device_info *out, int max, char *err, size_t errlen)
@@ -142,9 +141,10 @@ static int hip_list_devices(struct hb_device_info *out, int max, char *err, size
 #ifdef __HIP_PLATFORM_NVIDIA__
         /* HIP's versions are CUDA's here: the runtime and driver, 13000 for 13.0 */
         hip_fmt(d->name, sizeof d->name, "%.127s", p.name);
-        hip_fmt(d->driver, sizeof d->driver, "nvidia platform: HIP %d.%d headers, CUDA runtime %d.%d, "
-                "driver %d.%d, %s", HIP_VERSION_MAJOR, HIP_VERSION_MINOR, rt / 1000, rt % 1000 / 10,
-                drv / 1000, drv % 1000 / 10, arch);
+        hip_fmt(d->driver, sizeof d->driver,
+                "nvidia platform: HIP %d.%d headers, CUDA runtime %d.%d, "
+                "driver %d.%d, %s",
+                HIP_VERSION_MAJOR, HIP_VERSION_MINOR, rt / 1000, rt % 1000 / 10, drv / 1000, drv % 1000 / 10, arch);
 #else
         hip_fmt(d->name, sizeof d->name, "%s (%s)", p.name, arch);
         hip_fmt(d->driver, sizeof d->driver, "HIP runtime %d, driver %d", rt, drv);
@@ -195,8 +195,7 @@ static int hip_open(hb_ctx **out, int device, int width, char *err, size_t errle
     if (width != p.warpSize) {
         char arch[64];
         hip_arch(&p, arch, sizeof arch);
-        hip_fmt(err, errlen, "width %d not offered: %s (%s) runs %d-wide wavefronts", width,
-                p.name, arch, p.warpSize);
+        hip_fmt(err, errlen, "width %d not offered: %s (%s) runs %d-wide wavefronts", width, p.name, arch, p.warpSize);
         return HB_UNSUPPORTED;
     }
     e = hipSetDevice(device);
@@ -225,10 +224,7 @@ static int hip_open(hb_ctx **out, int device, int width, char *err, size_t errle
     return HB_OK;
 }
 
-static const char *hip_last_error(hb_ctx *ctx)
-{
-    return ctx ? ctx->err : "no HIP context";
-}
+static const char *hip_last_error(hb_ctx *ctx) { return ctx ? ctx->err : "no HIP context"; }
 
 static int hip_alloc(hb_ctx *ctx, size_t bytes, hb_buf **out)
 {
@@ -299,13 +295,11 @@ static int hip_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **ou
 {
     *out = NULL;
     if (strcmp(spec->lang, "hip") != 0) {
-        hip_fmt(ctx->err, sizeof ctx->err, "kernel %s is %s, the HIP backend runs hip only",
-                spec->name, spec->lang);
+        hip_fmt(ctx->err, sizeof ctx->err, "kernel %s is %s, the HIP backend runs hip only", spec->name, spec->lang);
         return HB_UNSUPPORTED;
     }
     char path[PATH_MAX], arch[64];
-    int current = rtc_prebuilt(spec, HIP_PRODUCT_DIR, HIP_PRODUCT_EXT, path, sizeof path, ctx->err,
-                               sizeof ctx->err);
+    int current = rtc_prebuilt(spec, HIP_PRODUCT_DIR, HIP_PRODUCT_EXT, path, sizeof path, ctx->err, sizeof ctx->err);
     if (current < 0)
         return HB_ERROR;
     if (!current) {
@@ -387,14 +381,17 @@ struct hip_params {
 };
 
 /* One parameter of kind k, the index-th of its kind; HB_ERROR past what the core filled. */
-static int hip_param(hb_ctx *ctx, const struct hb_args *args, struct hip_params *hp, int kind,
-                     int index)
+static int hip_param(hb_ctx *ctx, const struct hb_args *args, struct hip_params *hp, int kind, int index)
 {
-    int have = kind == HB_PARAM_BUF ? args->n_bufs : kind == HB_PARAM_I32 || kind == HB_PARAM_I64 ? args->n_ints
-             : kind == HB_PARAM_F32 ? args->n_floats : 0;
+    int have = kind == HB_PARAM_BUF                           ? args->n_bufs
+               : kind == HB_PARAM_I32 || kind == HB_PARAM_I64 ? args->n_ints
+               : kind == HB_PARAM_F32                         ? args->n_floats
+                                                              : 0;
     if (hp->n == HB_MAX_PARAMS || index < 0 || index >= have) {
-        hip_fmt(ctx->err, sizeof ctx->err, "launch: parameter %d (kind %d, index %d) is not among "
-                "the %d given", hp->n, kind, index, have);
+        hip_fmt(ctx->err, sizeof ctx->err,
+                "launch: parameter %d (kind %d, index %d) is not among "
+                "the %d given",
+                hp->n, kind, index, have);
         return HB_ERROR;
     }
     if (kind == HB_PARAM_BUF) {
@@ -420,11 +417,13 @@ static int hip_param(hb_ctx *ctx, const struct hb_args *args, struct hip_params 
 static int hip_params(hb_ctx *ctx, const struct hb_args *args, struct hip_params *hp)
 {
     hp->n = 0;
-    if (args->n_bufs < 0 || args->n_bufs > HB_MAX_BUF_ARGS || args->n_ints < 0 ||
-        args->n_ints > HB_MAX_INT_ARGS || args->n_floats < 0 || args->n_floats > HB_MAX_FLOAT_ARGS ||
-        args->n_params < 0 || args->n_params > HB_MAX_PARAMS) {
-        hip_fmt(ctx->err, sizeof ctx->err, "launch: %d buffers, %d integers, %d floats, %d "
-                "parameters is out of range", args->n_bufs, args->n_ints, args->n_floats, args->n_params);
+    if (args->n_bufs < 0 || args->n_bufs > HB_MAX_BUF_ARGS || args->n_ints < 0 || args->n_ints > HB_MAX_INT_ARGS ||
+        args->n_floats < 0 || args->n_floats > HB_MAX_FLOAT_ARGS || args->n_params < 0 ||
+        args->n_params > HB_MAX_PARAMS) {
+        hip_fmt(ctx->err, sizeof ctx->err,
+                "launch: %d buffers, %d integers, %d floats, %d "
+                "parameters is out of range",
+                args->n_bufs, args->n_ints, args->n_floats, args->n_params);
         return HB_ERROR;
     }
     for (int i = 0; i < args->n_params; ++i)
@@ -438,8 +437,7 @@ static int hip_params(hb_ctx *ctx, const struct hb_args *args, struct hip_params
     return HB_OK;
 }
 
-static int hip_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args,
-                      double *device_ms)
+static int hip_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args, double *device_ms)
 {
     if (device_ms)
         *device_ms = 0.0;
@@ -450,21 +448,20 @@ static int hip_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const 
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
         return HB_OK;
     HIP_CTX_TRY(ctx, hipEventRecord(ctx->start, ctx->stream));
-    HIP_CTX_TRY(ctx, hipModuleLaunchKernel(kern->fn, grid[0], grid[1], grid[2], kern->block[0],
-                                           kern->block[1], kern->block[2], kern->shared_bytes,
-                                           ctx->stream, hp.addr, NULL));
+    HIP_CTX_TRY(ctx, hipModuleLaunchKernel(kern->fn, grid[0], grid[1], grid[2], kern->block[0], kern->block[1],
+                                           kern->block[2], kern->shared_bytes, ctx->stream, hp.addr, NULL));
     return hip_timed_wait(ctx, device_ms);
 }
 
-static int hip_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off,
-                    size_t bytes, double *device_ms)
+static int hip_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off, size_t bytes,
+                    double *device_ms)
 {
     if (hip_check_range(ctx, "copy destination", dst, dst_off, bytes) != HB_OK ||
         hip_check_range(ctx, "copy source", src, src_off, bytes) != HB_OK)
         return HB_ERROR;
     HIP_CTX_TRY(ctx, hipEventRecord(ctx->start, ctx->stream));
-    HIP_CTX_TRY(ctx, hipMemcpyAsync(dst->ptr + dst_off, src->ptr + src_off, bytes,
-                                    hipMemcpyDeviceToDevice, ctx->stream));
+    HIP_CTX_TRY(ctx,
+                hipMemcpyAsync(dst->ptr + dst_off, src->ptr + src_off, bytes, hipMemcpyDeviceToDevice, ctx->stream));
     return hip_timed_wait(ctx, device_ms);
 }
 
@@ -490,7 +487,4 @@ static const struct hb_backend hip_backend = {
     .kernel_origin = hip_kernel_origin,
 };
 
-const struct hb_backend *hb_backend_entry(void)
-{
-    return &hip_backend;
-}
+const struct hb_backend *hb_backend_entry(void) { return &hip_backend; }

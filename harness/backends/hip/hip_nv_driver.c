@@ -56,12 +56,12 @@ CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
     return fn(hmod);
 }
 
-CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
-                                unsigned int bx, unsigned int by, unsigned int bz,
-                                unsigned int shared, CUstream stream, void **params, void **extra)
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                                unsigned int by, unsigned int bz, unsigned int shared, CUstream stream, void **params,
+                                void **extra)
 {
-    static CUresult (*fn)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
-                          unsigned int, unsigned int, unsigned int, CUstream, void **, void **);
+    static CUresult (*fn)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
+                          unsigned int, unsigned int, CUstream, void **, void **);
     if (!nv_get("cuLaunchKernel", &fn))
         return CUDA_ERROR_NOT_INITIALIZED;
     return fn(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);

@@ -1,8 +1,8 @@
 /* hip_rtc.c: the run-time compile of a HIP source with no current product (a user's own
- * kernel) for the device's target, and the line naming the binary that runs: hipcc --genco on AMD; on NVIDIA nvcc, as make builds the
- * shipped kernels, through the HIP headers and CUDA 13 overlay make copied into
- * <build>/hip-nv (a GPU machine needs no HIP install). Not hiprtc: on NVIDIA that is NVRTC, which
- * cannot read HIP 5.2's headers (stdio.h, cuda.h). Caching, spawning, logs: rtc.c. No HIP calls. */
+ * kernel) for the device's target, and the line naming the binary that runs: hipcc --genco on AMD; on NVIDIA nvcc, as
+ * make builds the shipped kernels, through the HIP headers and CUDA 13 overlay make copied into <build>/hip-nv (a GPU
+ * machine needs no HIP install). Not hiprtc: on NVIDIA that is NVRTC, which cannot read HIP 5.2's headers (stdio.h,
+ * cuda.h). Caching, spawning, logs: rtc.c. No HIP calls. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +20,7 @@ struct hip_cmd {
     int argc, out; /* out: the argv slot rtc_build fills with the output path */
 };
 
-static void hip_rtc_arg(struct hip_cmd *c, const char *word)
-{
-    c->argv[c->argc++] = (char *)word;
-}
+static void hip_rtc_arg(struct hip_cmd *c, const char *word) { c->argv[c->argc++] = (char *)word; }
 
 /* A tool named by path must be executable; a bare name must be on PATH. */
 static int hip_rtc_have(const char *tool)
@@ -45,8 +42,8 @@ static int hip_rtc_have(const char *tool)
 #ifdef __HIP_PLATFORM_NVIDIA__
 /* nvcc from $CUDA_HOME, else the toolkit make used (HIP_NV_CUDA_HOME), else PATH. hipcc's
  * implicit hip_runtime.h is made explicit; the overlay comes first, HIP's headers after it. */
-static int hip_rtc_command(const struct hb_kernel_spec *spec, const char *arch, struct hip_cmd *c,
-                           char *err, size_t errlen)
+static int hip_rtc_command(const struct hb_kernel_spec *spec, const char *arch, struct hip_cmd *c, char *err,
+                           size_t errlen)
 {
     const char *home = getenv("CUDA_HOME"), *build = spec->build_dir ? spec->build_dir : ".";
     snprintf(c->tool, sizeof c->tool, "%.4000s/bin/nvcc", home && *home ? home : HIP_NV_CUDA_HOME);
@@ -55,23 +52,26 @@ static int hip_rtc_command(const struct hb_kernel_spec *spec, const char *arch, 
     char probe[PATH_MAX + 64];
     snprintf(probe, sizeof probe, "%.4000s/hip-nv/include/hip/hip_runtime.h", build);
     if (access(probe, R_OK) != 0) {
-        snprintf(err, errlen, "no HIP headers at %.300s/hip-nv (make copies them there for the "
-                 "nvidia platform; carry that folder with the build)", build);
+        snprintf(err, errlen,
+                 "no HIP headers at %.300s/hip-nv (make copies them there for the "
+                 "nvidia platform; carry that folder with the build)",
+                 build);
         return -1;
     }
     snprintf(c->target, sizeof c->target, "-arch=%s", arch);
     snprintf(c->inc[0], sizeof c->inc[0], "-I%.4000s/hip-nv/compat", build);
     snprintf(c->inc[1], sizeof c->inc[1], "%.4000s/hip-nv/include", build);
-    const char *words[] = {c->tool, "-x", "cu", "-fatbin", c->target, "-O3", "-lineinfo",
-                           "-include", "hip/hip_runtime.h", c->inc[0], "-isystem", c->inc[1]};
+    const char *words[] = {c->tool,    "-x",        "cu",       "-fatbin",           c->target,
+                           "-O3",      "-lineinfo", "-include", "hip/hip_runtime.h", c->inc[0],
+                           "-isystem", c->inc[1]};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         hip_rtc_arg(c, words[i]);
     return 0;
 }
 #else
 /* hipcc from $HIPCC, else the one make used (HIP_HIPCC), for this one target. */
-static int hip_rtc_command(const struct hb_kernel_spec *spec, const char *arch, struct hip_cmd *c,
-                           char *err, size_t errlen)
+static int hip_rtc_command(const struct hb_kernel_spec *spec, const char *arch, struct hip_cmd *c, char *err,
+                           size_t errlen)
 {
     (void)spec, (void)err, (void)errlen;
     const char *hipcc = getenv("HIPCC");
@@ -85,8 +85,8 @@ static int hip_rtc_command(const struct hb_kernel_spec *spec, const char *arch, 
 }
 #endif
 
-int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *path, size_t len,
-                    char *err, size_t errlen)
+int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *path, size_t len, char *err,
+                    size_t errlen)
 {
     int missing = spec->user ? HB_ERROR : HB_UNSUPPORTED;
     struct hip_cmd c;

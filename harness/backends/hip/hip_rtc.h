@@ -27,8 +27,8 @@ void hip_rtc_origin(const struct hb_kernel_spec *spec, const char *path, const c
  * cache and names the product in path. HB_OK; HB_ERROR with the compiler's first error and
  * its log in err; HB_UNSUPPORTED when this machine has no compiler (an error instead for a
  * user's kernel, which must never pass by not running). */
-int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *path, size_t len,
-                    char *err, size_t errlen);
+int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *path, size_t len, char *err,
+                    size_t errlen);
 
 /* The binary a loaded kernel runs, for reports (rtc_describe): path, source hash and the
  * command that built it; arch NULL: make built it. */

@@ -6,10 +6,21 @@
 #ifndef SIM_ATOMIC_H
 #define SIM_ATOMIC_H
 
-enum { SIM_AT_ADD, SIM_AT_SUB, SIM_AT_EXCH, SIM_AT_MIN, SIM_AT_MAX, SIM_AT_AND, SIM_AT_OR,
-       SIM_AT_XOR, SIM_AT_INC, SIM_AT_DEC };
+enum {
+    SIM_AT_ADD,
+    SIM_AT_SUB,
+    SIM_AT_EXCH,
+    SIM_AT_MIN,
+    SIM_AT_MAX,
+    SIM_AT_AND,
+    SIM_AT_OR,
+    SIM_AT_XOR,
+    SIM_AT_INC,
+    SIM_AT_DEC
+};
 
-template <typename T> static inline SIM_NO_TSAN T sim_at_apply(int op, T old, T v)
+template <typename T>
+static inline SIM_NO_TSAN T sim_at_apply(int op, T old, T v)
 {
     switch (op) {
     case SIM_AT_ADD: return old + v;
@@ -31,7 +42,8 @@ template <typename T> static inline SIM_NO_TSAN T sim_at_apply(int op, T old, T 
     return v; /* exchange */
 }
 
-template <typename T> static inline SIM_NO_TSAN T sim_atomic(T *p, int op, T v)
+template <typename T>
+static inline SIM_NO_TSAN T sim_atomic(T *p, int op, T v)
 {
     static_assert(sizeof(T) == 4 || sizeof(T) == 8, "sim: atomics on 4- and 8-byte types only");
     typedef typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type U;
@@ -47,17 +59,18 @@ template <typename T> static inline SIM_NO_TSAN T sim_atomic(T *p, int op, T v)
     return o;
 }
 
-template <typename T> static inline SIM_NO_TSAN T sim_atomic_cas(T *p, T compare, T val)
+template <typename T>
+static inline SIM_NO_TSAN T sim_atomic_cas(T *p, T compare, T val)
 {
     sim_check((uintptr_t)p, sizeof(T), SIM_ACC_WRITE | SIM_ACC_ALIGNED);
     __atomic_compare_exchange_n(p, &compare, val, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     return compare;
 }
 
-#define SIM_ATOMIC_FN(name, op, T)                                                         \
+#define SIM_ATOMIC_FN(name, op, T)                                                                                     \
     static inline T name(T *p, T v) { return sim_atomic<T>(p, op, v); }
-#define SIM_ATOMIC_INTS(name, op)                                                          \
-    SIM_ATOMIC_FN(name, op, int)                                                           \
+#define SIM_ATOMIC_INTS(name, op)                                                                                      \
+    SIM_ATOMIC_FN(name, op, int)                                                                                       \
     SIM_ATOMIC_FN(name, op, unsigned) SIM_ATOMIC_FN(name, op, unsigned long long)
 SIM_ATOMIC_INTS(atomicAdd, SIM_AT_ADD)
 SIM_ATOMIC_FN(atomicAdd, SIM_AT_ADD, float)
@@ -77,19 +90,12 @@ SIM_ATOMIC_FN(atomicInc, SIM_AT_INC, unsigned)
 SIM_ATOMIC_FN(atomicDec, SIM_AT_DEC, unsigned)
 static inline int atomicCAS(int *p, int c, int v) { return sim_atomic_cas(p, c, v); }
 static inline unsigned atomicCAS(unsigned *p, unsigned c, unsigned v) { return sim_atomic_cas(p, c, v); }
-static inline unsigned long long atomicCAS(unsigned long long *p, unsigned long long c,
-                                           unsigned long long v)
+static inline unsigned long long atomicCAS(unsigned long long *p, unsigned long long c, unsigned long long v)
 {
     return sim_atomic_cas(p, c, v);
 }
 
-static inline SIM_NO_TSAN void __threadfence(void)
-{
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-static inline void __threadfence_block(void)
-{
-    __threadfence();
-}
+static inline SIM_NO_TSAN void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_block(void) { __threadfence(); }
 
 #endif

@@ -54,8 +54,7 @@ static int sim_list_devices(struct hb_device_info *out, int max, char *err, size
         return 1;
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "SIMT emulator (%d cores)", sim_cores());
-    snprintf(out->driver, sizeof out->driver, "hb_sim ABI %d, runtime built by gcc %s",
-             SIM_ABI_VERSION, __VERSION__);
+    snprintf(out->driver, sizeof out->driver, "hb_sim ABI %d, runtime built by gcc %s", SIM_ABI_VERSION, __VERSION__);
     out->n_widths = (int)(sizeof sim_widths / sizeof sim_widths[0]);
     for (int i = 0; i < out->n_widths; i++)
         out->widths[i].width = sim_widths[i]; /* env stays "": the width is an open() argument */
@@ -181,8 +180,7 @@ static int sim_read_env(struct hb_ctx *c)
         char *end;
         long n = strtol(t, &end, 10);
         if (*end || n < 1 || n > SIM_MAX_THREADS) {
-            sim_err(c, "HB_SIM_THREADS=%s: expected a number of workers from 1 to %d", t,
-                    SIM_MAX_THREADS);
+            sim_err(c, "HB_SIM_THREADS=%s: expected a number of workers from 1 to %d", t, SIM_MAX_THREADS);
             return -1;
         }
         c->n_workers = (int)n;
@@ -240,10 +238,7 @@ static int sim_open(hb_ctx **out, int device, int width, char *err, size_t errle
     return HB_OK;
 }
 
-static const char *sim_last_error(hb_ctx *c)
-{
-    return c ? c->err : "sim: no context";
-}
+static const char *sim_last_error(hb_ctx *c) { return c ? c->err : "sim: no context"; }
 
 static int sim_alloc(hb_ctx *c, size_t bytes, hb_buf **out)
 {
@@ -252,8 +247,7 @@ static int sim_alloc(hb_ctx *c, size_t bytes, hb_buf **out)
     size_t data = (bytes + page - 1) / page * page;
     if (b) {
         b->map_bytes = data + 2 * (size_t)SIM_SLACK_BYTES;
-        b->map = mmap(NULL, b->map_bytes, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        b->map = mmap(NULL, b->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     }
     if (!b || b->map == MAP_FAILED) {
         sim_err(c, "mmap(%zu bytes) failed: %s", bytes, strerror(errno));
@@ -297,8 +291,8 @@ static int sim_download(hb_ctx *c, hb_buf *src, size_t off, void *dst, size_t by
     return HB_OK;
 }
 
-static int sim_copy(hb_ctx *c, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off,
-                    size_t bytes, double *device_ms)
+static int sim_copy(hb_ctx *c, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off, size_t bytes,
+                    double *device_ms)
 {
     if (!sim_range_ok(c, "copy (destination)", dst, dst_off, bytes) ||
         !sim_range_ok(c, "copy (source)", src, src_off, bytes))
@@ -334,8 +328,7 @@ static void sim_run_job(struct hb_ctx *c, const struct sim_launch *L, const hb_k
     c->job_kern = NULL;
 }
 
-static int sim_launch(hb_ctx *c, hb_kern *k, const unsigned grid[3], const struct hb_args *a,
-                      double *device_ms)
+static int sim_launch(hb_ctx *c, hb_kern *k, const unsigned grid[3], const struct hb_args *a, double *device_ms)
 {
     struct sim_launch L;
     memset(&L, 0, sizeof L);
@@ -392,7 +385,4 @@ static const struct hb_backend sim_backend = {
     .kernel_origin = sim_kernel_origin,
 };
 
-const struct hb_backend *hb_backend_entry(void)
-{
-    return &sim_backend;
-}
+const struct hb_backend *hb_backend_entry(void) { return &sim_backend; }

@@ -15,8 +15,8 @@
 #define SIM_MAX_WORDS 80
 
 /* The compile command of f, output last (its placeholder at *out_at). */
-static int sim_compile_argv(const struct sim_flavour *f, char *words, size_t wlen, char **argv,
-                            char *entry_def, size_t elen, int *out_at)
+static int sim_compile_argv(const struct sim_flavour *f, char *words, size_t wlen, char **argv, char *entry_def,
+                            size_t elen, int *out_at)
 {
     int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS, words, wlen, argv, SIM_MAX_WORDS - 18);
     if (n < 0)
@@ -24,8 +24,8 @@ static int sim_compile_argv(const struct sim_flavour *f, char *words, size_t wle
     if (!f->user)
         argv[n++] = SIM_KERNEL_WERROR;
     argv[n++] = "-include";
-    argv[n++] = strcmp(f->s->lang, "hip") == 0 ? SIM_INCLUDE_DIR "/hip/hip_runtime.h"
-                                                : SIM_INCLUDE_DIR "/cuda_runtime.h";
+    argv[n++] =
+        strcmp(f->s->lang, "hip") == 0 ? SIM_INCLUDE_DIR "/hip/hip_runtime.h" : SIM_INCLUDE_DIR "/cuda_runtime.h";
     if (f->port)
         argv[n++] = "-DSIM_PORT_WAVE64";
     if (f->wrapped) {
@@ -58,8 +58,7 @@ void sim_build_tool(const struct sim_flavour *f, char *out, size_t len)
 }
 
 /* The link: the object, the dynamic shared memory's definitions if any, the product. */
-static int sim_link(const char *obj, const char *defs, const char *tmp, const char *log, char *err,
-                    size_t errlen)
+static int sim_link(const char *obj, const char *defs, const char *tmp, const char *log, char *err, size_t errlen)
 {
     char words[1024], *argv[24];
     int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_LINK, words, sizeof words, argv, 18);
@@ -79,16 +78,17 @@ static int sim_link(const char *obj, const char *defs, const char *tmp, const ch
 /* Defines the object's `extern __shared__` arrays (its undefined thread-local symbols) as
  * one block of shared_bytes, all names at its start: CUDA gives every such array the same
  * address, the start of the block's dynamic shared memory. 0 none, 1 written, -1 error. */
-static int sim_dynamic_shared(const struct sim_flavour *f, const char *obj, const char *defs,
-                              char *err, size_t errlen)
+static int sim_dynamic_shared(const struct sim_flavour *f, const char *obj, const char *defs, char *err, size_t errlen)
 {
     char names[4096];
     int n = sim_elf_tls_undefined(obj, names, sizeof names, err, errlen);
     if (n <= 0)
         return n;
     if (f->s->shared_bytes == 0) {
-        snprintf(err, errlen, "%s declares dynamic shared memory (extern __shared__ %.200s): give "
-                 "its bytes per block with shared_bytes = N in the manifest", f->s->name, names[0] ? names : "?");
+        snprintf(err, errlen,
+                 "%s declares dynamic shared memory (extern __shared__ %.200s): give "
+                 "its bytes per block with shared_bytes = N in the manifest",
+                 f->s->name, names[0] ? names : "?");
         return -1;
     }
     FILE *out = fopen(defs, "w");
@@ -114,8 +114,7 @@ struct sim_temps {
 
 /* Compile, define dynamic shared memory, link, rename into place. Returns as rtc_run, or 2
  * when the kernel's dynamic shared memory has no size (err says so). */
-static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_temps *t, char *err,
-                     size_t errlen)
+static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_temps *t, char *err, size_t errlen)
 {
     char words[4096], entry[1200], *argv[SIM_MAX_WORDS];
     int at, n = sim_compile_argv(f, words, sizeof words, argv, entry, sizeof entry, &at);
@@ -153,12 +152,10 @@ static void sim_key(const struct sim_flavour *f, char *key, size_t len)
 {
     char tool[6000];
     sim_build_tool(f, tool, sizeof tool);
-    snprintf(key, len, "%s | link %s | shared %u | gcc %s", tool, SIM_KERNEL_LINK,
-             f->s->shared_bytes, __VERSION__);
+    snprintf(key, len, "%s | link %s | shared %u | gcc %s", tool, SIM_KERNEL_LINK, f->s->shared_bytes, __VERSION__);
 }
 
-int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log,
-              size_t loglen)
+int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen)
 {
     char key[8192], err[1024];
     log[0] = '\0';
@@ -171,8 +168,8 @@ int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t 
     }
     struct sim_temps t;
     memset(&t, 0, sizeof t);
-    int rc = rtc_temp(path, ".log", t.log, sizeof t.log, err, sizeof err) == 0
-                 ? sim_steps(f, path, &t, err, sizeof err) : -1;
+    int rc = rtc_temp(path, ".log", t.log, sizeof t.log, err, sizeof err) == 0 ? sim_steps(f, path, &t, err, sizeof err)
+                                                                               : -1;
     const char *temps[] = {t.obj, t.defs, t.tmp, t.deps};
     for (size_t i = 0; i < sizeof temps / sizeof temps[0]; i++)
         if (temps[i][0])

@@ -16,8 +16,7 @@ struct sim_flavour {
 
 /* Builds f into the run-time cache unless it is there; path receives the .so, log the kept
  * log of a build that warned (else ""). HB_OK, or a status with the message in c->err. */
-int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log,
-              size_t loglen);
+int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen);
 /* The compiler and flags that build f, for the report's account of the binary. */
 void sim_build_tool(const struct sim_flavour *f, char *out, size_t len);
 

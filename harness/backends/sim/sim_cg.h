@@ -8,14 +8,13 @@
 
 #include "sim_prelude.h"
 
-namespace cooperative_groups {
-
-static inline unsigned sim_cg_rank(void)
+namespace cooperative_groups
 {
-    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-}
 
-class thread_block {
+static inline unsigned sim_cg_rank(void) { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+
+class thread_block
+{
   public:
     void sync() const { __syncthreads(); }
     unsigned thread_rank() const { return sim_cg_rank(); }
@@ -26,17 +25,13 @@ class thread_block {
     dim3 group_dim() const { return blockDim; }
     dim3 dim_threads() const { return blockDim; }
 };
-static inline thread_block this_thread_block(void)
-{
-    return thread_block();
-}
-static inline void sync(const thread_block &g)
-{
-    g.sync();
-}
+static inline thread_block this_thread_block(void) { return thread_block(); }
+static inline void sync(const thread_block &g) { g.sync(); }
 
 /* A tile of N consecutive threads of the block; N a power of two up to the warp width. */
-template <unsigned _Np> class thread_block_tile {
+template <unsigned _Np>
+class thread_block_tile
+{
     static_assert(_Np > 0 && _Np <= 64 && (_Np & (_Np - 1)) == 0,
                   "sim: tiled_partition<N> needs a power of two up to 64");
 
@@ -47,10 +42,26 @@ template <unsigned _Np> class thread_block_tile {
     unsigned num_threads() const { return _Np; }
     unsigned meta_group_rank() const { return sim_cg_rank() / _Np; }
     unsigned meta_group_size() const { return (thread_block().size() + _Np - 1) / _Np; }
-    template <typename _Tp> _Tp shfl(_Tp v, int src) const { return __shfl_sync(~0u, v, src, _Np); }
-    template <typename _Tp> _Tp shfl_down(_Tp v, unsigned d) const { return __shfl_down_sync(~0u, v, d, _Np); }
-    template <typename _Tp> _Tp shfl_up(_Tp v, unsigned d) const { return __shfl_up_sync(~0u, v, d, _Np); }
-    template <typename _Tp> _Tp shfl_xor(_Tp v, int m) const { return __shfl_xor_sync(~0u, v, m, _Np); }
+    template <typename _Tp>
+    _Tp shfl(_Tp v, int src) const
+    {
+        return __shfl_sync(~0u, v, src, _Np);
+    }
+    template <typename _Tp>
+    _Tp shfl_down(_Tp v, unsigned d) const
+    {
+        return __shfl_down_sync(~0u, v, d, _Np);
+    }
+    template <typename _Tp>
+    _Tp shfl_up(_Tp v, unsigned d) const
+    {
+        return __shfl_up_sync(~0u, v, d, _Np);
+    }
+    template <typename _Tp>
+    _Tp shfl_xor(_Tp v, int m) const
+    {
+        return __shfl_xor_sync(~0u, v, m, _Np);
+    }
     /* This tile's lanes of the warp's ballot, from bit 0. */
     unsigned long long ballot(int pred) const
     {
@@ -63,7 +74,8 @@ template <unsigned _Np> class thread_block_tile {
 };
 
 /* A tile whose size is known only at run time: ranks and a barrier over the whole warp. */
-class thread_group {
+class thread_group
+{
     unsigned n_;
 
   public:
@@ -74,31 +86,35 @@ class thread_group {
     unsigned num_threads() const { return n_; }
 };
 
-template <unsigned _Np, typename _Pp> static inline thread_block_tile<_Np> tiled_partition(const _Pp &)
+template <unsigned _Np, typename _Pp>
+static inline thread_block_tile<_Np> tiled_partition(const _Pp &)
 {
     return thread_block_tile<_Np>();
 }
-static inline thread_group tiled_partition(const thread_block &, unsigned n)
-{
-    return thread_group(n);
-}
+static inline thread_group tiled_partition(const thread_block &, unsigned n) { return thread_group(n); }
 
-template <typename _Tp> struct plus {
+template <typename _Tp>
+struct plus {
     _Tp operator()(_Tp a, _Tp b) const { return a + b; }
 };
-template <typename _Tp> struct less {
+template <typename _Tp>
+struct less {
     _Tp operator()(_Tp a, _Tp b) const { return b < a ? b : a; }
 };
-template <typename _Tp> struct greater {
+template <typename _Tp>
+struct greater {
     _Tp operator()(_Tp a, _Tp b) const { return a < b ? b : a; }
 };
-template <typename _Tp> struct bit_and {
+template <typename _Tp>
+struct bit_and {
     _Tp operator()(_Tp a, _Tp b) const { return a & b; }
 };
-template <typename _Tp> struct bit_or {
+template <typename _Tp>
+struct bit_or {
     _Tp operator()(_Tp a, _Tp b) const { return a | b; }
 };
-template <typename _Tp> struct bit_xor {
+template <typename _Tp>
+struct bit_xor {
     _Tp operator()(_Tp a, _Tp b) const { return a ^ b; }
 };
 

@@ -6,16 +6,12 @@
 
 #include "sim_sched.h"
 
-static int sim_in(uintptr_t a, unsigned n, uintptr_t lo, uintptr_t hi)
-{
-    return a >= lo && a + n <= hi;
-}
+static int sim_in(uintptr_t a, unsigned n, uintptr_t lo, uintptr_t hi) { return a >= lo && a + n <= hi; }
 
 int sim_check_inside(const struct sim_lane_pub *lane, uintptr_t a, unsigned n)
 {
     uintptr_t region = (uintptr_t)lane & ~(uintptr_t)(SIM_REGION_BYTES - 1);
-    if (sim_in(a, n, region, region + SIM_REGION_BYTES) ||
-        sim_in(a, n, lane->shared.lo, lane->shared.hi))
+    if (sim_in(a, n, region, region + SIM_REGION_BYTES) || sim_in(a, n, lane->shared.lo, lane->shared.hi))
         return 1;
     for (int i = 0; i < lane->bounds->n; i++)
         if (sim_in(a, n, lane->bounds->r[i].lo, lane->bounds->r[i].hi))
@@ -31,8 +27,7 @@ static uintptr_t sim_distance(uintptr_t a, unsigned n, uintptr_t lo, uintptr_t h
     return a >= hi ? a - hi + 1 : 0;
 }
 
-int sim_check_attribute(const struct sim_launch *l, uintptr_t a, unsigned n, int *arg,
-                        long long *offset)
+int sim_check_attribute(const struct sim_launch *l, uintptr_t a, unsigned n, int *arg, long long *offset)
 {
     uintptr_t best = UINTPTR_MAX;
     *arg = -1;

@@ -38,19 +38,18 @@ static int sim_elf_plain(const char *name)
     if (!*name)
         return 0;
     for (const char *p = name; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              *p == '_' || *p == '.' || *p == '$'))
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+              *p == '.' || *p == '$'))
             return 0;
     return 1;
 }
 
-static int sim_elf_scan(const unsigned char *d, size_t size, char *names, size_t cap, char *err,
-                        size_t errlen)
+static int sim_elf_scan(const unsigned char *d, size_t size, char *names, size_t cap, char *err, size_t errlen)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)d;
-    if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-        eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-        eh->e_shoff > size || (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum) {
+    if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
+        (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum) {
         snprintf(err, errlen, "not a 64-bit ELF object");
         return -1;
     }
@@ -61,9 +60,8 @@ static int sim_elf_scan(const unsigned char *d, size_t size, char *names, size_t
         if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
             continue;
         const Elf64_Shdr *st = &sh[sh[i].sh_link];
-        if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
-            st->sh_offset > size || st->sh_size > size - st->sh_offset || st->sh_size == 0 ||
-            d[st->sh_offset + st->sh_size - 1] != '\0') {
+        if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset || st->sh_offset > size ||
+            st->sh_size > size - st->sh_offset || st->sh_size == 0 || d[st->sh_offset + st->sh_size - 1] != '\0') {
             snprintf(err, errlen, "malformed symbol table");
             return -1;
         }

@@ -26,13 +26,10 @@ struct __attribute__((aligned(4))) __half2 {
 };
 typedef __half2 half2;
 
-static inline __half sim_h(float f)
-{
-    return __half(f);
-}
+static inline __half sim_h(float f) { return __half(f); }
 
-#define SIM_HALF_BINOP(op)                                                                 \
-    static inline __half operator op(__half a, __half b) { return sim_h((float)a op(float) b); } \
+#define SIM_HALF_BINOP(op)                                                                                             \
+    static inline __half operator op(__half a, __half b) { return sim_h((float)a op(float) b); }                       \
     static inline __half &operator op##=(__half &a, __half b) { return a = a op b; }
 SIM_HALF_BINOP(+)
 SIM_HALF_BINOP(-)
@@ -44,7 +41,7 @@ static inline __half operator-(__half a)
     r.v = -a.v;
     return r;
 }
-#define SIM_HALF_CMP(op)                                                                   \
+#define SIM_HALF_CMP(op)                                                                                               \
     static inline bool operator op(__half a, __half b) { return (float)a op(float) b; }
 SIM_HALF_CMP(==)
 SIM_HALF_CMP(!=)

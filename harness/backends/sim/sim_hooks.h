@@ -10,15 +10,11 @@
 
 /* Off outside launches: constructors run by dlopen are not on a lane's stack. */
 static int sim_live;
-extern "C" __attribute__((visibility("default"))) SIM_NO_TSAN void sim_kernel_set_live(int on)
-{
-    sim_live = on;
-}
+extern "C" __attribute__((visibility("default"))) SIM_NO_TSAN void sim_kernel_set_live(int on) { sim_live = on; }
 
 /* The hot path: a handful of compares, shared memory first (tiled kernels' inner loops), then
  * the lane's own stack (locals kept in memory), then the launch's ranges. */
-static inline __attribute__((always_inline, no_sanitize_thread)) void
-sim_check(uintptr_t a, unsigned n, int flags)
+static inline __attribute__((always_inline, no_sanitize_thread)) void sim_check(uintptr_t a, unsigned n, int flags)
 {
     if (__builtin_expect(!sim_live, 0))
         return;
@@ -49,15 +45,15 @@ static inline SIM_NO_TSAN void sim_check_vec(const void *p, unsigned size, unsig
 
 #if defined(__SANITIZE_THREAD__)
 #define SIM_HOOK extern "C" SIM_NO_TSAN __attribute__((visibility("hidden"))) void
-#define SIM_TSAN_PLAIN(kind, n, flags)                                                     \
+#define SIM_TSAN_PLAIN(kind, n, flags)                                                                                 \
     SIM_HOOK __tsan_##kind##n(void *p) { sim_check((uintptr_t)p, n, flags); }
-#define SIM_TSAN_VOLATILE(kind, n, flags)                                                  \
-    SIM_HOOK __tsan_volatile_##kind##n(void *p)                                            \
-    {                                                                                        \
-        sim_check((uintptr_t)p, n, flags);                                                   \
-        sim_coll(SIM_OP_VOLATILE, 0, 0, 0);                                                  \
+#define SIM_TSAN_VOLATILE(kind, n, flags)                                                                              \
+    SIM_HOOK __tsan_volatile_##kind##n(void *p)                                                                        \
+    {                                                                                                                  \
+        sim_check((uintptr_t)p, n, flags);                                                                             \
+        sim_coll(SIM_OP_VOLATILE, 0, 0, 0);                                                                            \
     }
-#define SIM_TSAN_SIZES(m, kind, flags)                                                     \
+#define SIM_TSAN_SIZES(m, kind, flags)                                                                                 \
     m(kind, 1, flags) m(kind, 2, flags) m(kind, 4, flags) m(kind, 8, flags) m(kind, 16, flags)
 SIM_TSAN_SIZES(SIM_TSAN_PLAIN, read, SIM_ACC_ALIGNED)
 SIM_TSAN_SIZES(SIM_TSAN_PLAIN, write, SIM_ACC_ALIGNED | SIM_ACC_WRITE)

@@ -24,8 +24,8 @@ struct hb_buf {
 struct hb_kern {
     void *dl;
     void (*fn)(void);
-    int wrapped;                    /* fn takes struct sim_arg[] (sim_wrap.cc) */
-    char kinds[HB_MAX_PARAMS + 1];  /* a wrapped entry's parameters: P(ointer) I(nt) F(loat) */
+    int wrapped;                   /* fn takes struct sim_arg[] (sim_wrap.cc) */
+    char kinds[HB_MAX_PARAMS + 1]; /* a wrapped entry's parameters: P(ointer) I(nt) F(loat) */
     void *(*tls_touch)(void);
     void (*set_live)(int on);
     size_t shared_bytes; /* its PT_TLS segment: static and dynamic __shared__ memory */
@@ -42,7 +42,7 @@ struct hb_ctx {
     enum sim_mode mode;
     uint64_t seed;
     uint64_t in_case; /* launches since the last allocation: the repeat number of a case */
-    char err[8192]; /* after a load: the account of the binary (sim_load.c) */
+    char err[8192];   /* after a load: the account of the binary (sim_load.c) */
     struct sim_worker *workers[SIM_MAX_THREADS];
     pthread_t threads[SIM_MAX_THREADS];
     struct sim_helper {
@@ -68,8 +68,8 @@ void sim_err(struct hb_ctx *c, const char *fmt, ...) __attribute__((format(print
 
 /* sim_launch.c: fills L for one launch (HB_OK, else a status with the message in c->err);
  * after it ran, merges the workers' fault records into c->faults. */
-int sim_launch_prepare(struct hb_ctx *c, const hb_kern *k, const unsigned grid[3],
-                       const struct hb_args *a, struct sim_launch *L);
+int sim_launch_prepare(struct hb_ctx *c, const hb_kern *k, const unsigned grid[3], const struct hb_args *a,
+                       struct sim_launch *L);
 void sim_launch_faults(struct hb_ctx *c);
 
 /* sim_load.c */

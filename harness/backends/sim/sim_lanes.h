@@ -65,10 +65,10 @@ struct sim_worker {
     const struct sim_launch *launch;
     uint32_t n;
     uint64_t rng;
-    uint64_t linear;          /* the block running */
-    struct sim_range shared;  /* the kernel's shared memory on this thread */
+    uint64_t linear;                /* the block running */
+    struct sim_range shared;        /* the kernel's shared memory on this thread */
     struct sim_fault_rec faults[2]; /* reads, writes */
-    int stopped;              /* a lane made an access the emulator stopped: why is in stop */
+    int stopped;                    /* a lane made an access the emulator stopped: why is in stop */
     char stop[256];
 };
 

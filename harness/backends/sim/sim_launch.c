@@ -9,8 +9,7 @@
 
 /* The arguments in the kernel's own order (a->params, else the op ABI: buffers then ints),
  * checked against the wrapped entry's declared parameters. */
-static int sim_wrapped_args(struct hb_ctx *c, const hb_kern *k, const struct hb_args *a,
-                            struct sim_call *call)
+static int sim_wrapped_args(struct hb_ctx *c, const hb_kern *k, const struct hb_args *a, struct sim_call *call)
 {
     int n = a->n_params > 0 ? a->n_params : a->n_bufs + a->n_ints;
     char got[HB_MAX_PARAMS + 1] = "";
@@ -34,8 +33,10 @@ static int sim_wrapped_args(struct hb_ctx *c, const hb_kern *k, const struct hb_
         }
     }
     if (strcmp(got, k->kinds) != 0) {
-        sim_err(c, "launch: the kernel's parameters are (%s), the launch passes (%s) "
-                   "(P pointer, I integer, F floating point)", k->kinds, got);
+        sim_err(c,
+                "launch: the kernel's parameters are (%s), the launch passes (%s) "
+                "(P pointer, I integer, F floating point)",
+                k->kinds, got);
         return HB_ERROR;
     }
     call->wrapped = 1;
@@ -55,8 +56,8 @@ static int sim_plain_args(struct hb_ctx *c, const struct hb_args *a, struct sim_
         }
     }
     if (a->n_bufs < 1 || a->n_bufs > SIM_MAX_BUFS || a->n_ints < 0 || a->n_ints > SIM_MAX_INTS) {
-        sim_err(c, "launch: %d buffers and %d integers: the emulator calls 1-%d and 0-%d",
-                a->n_bufs, a->n_ints, SIM_MAX_BUFS, SIM_MAX_INTS);
+        sim_err(c, "launch: %d buffers and %d integers: the emulator calls 1-%d and 0-%d", a->n_bufs, a->n_ints,
+                SIM_MAX_BUFS, SIM_MAX_INTS);
         return HB_UNSUPPORTED;
     }
     for (int i = 0; i < a->n_bufs; i++)
@@ -84,14 +85,12 @@ static int sim_ranges(struct hb_ctx *c, const hb_kern *k, const struct hb_args *
         const hb_buf *b = a->bufs[i];
         size_t bytes = sized ? a->bytes[i] : b ? b->size - a->offsets[i] : 0;
         if (!b || a->offsets[i] > b->size || bytes > b->size - a->offsets[i]) {
-            sim_err(c, "launch: buffer argument %d: [%zu, +%zu) outside its allocation", i,
-                    a->offsets[i], bytes);
+            sim_err(c, "launch: buffer argument %d: [%zu, +%zu) outside its allocation", i, a->offsets[i], bytes);
             return HB_ERROR;
         }
         uintptr_t lo = (uintptr_t)(b->data + a->offsets[i]);
         L->bounds.r[i] = (struct sim_range){lo, lo + bytes};
-        L->views[i] = (struct sim_view){lo, lo + bytes, (uintptr_t)b->map,
-                                        (uintptr_t)b->map + b->map_bytes};
+        L->views[i] = (struct sim_view){lo, lo + bytes, (uintptr_t)b->map, (uintptr_t)b->map + b->map_bytes};
     }
     L->n_views = a->n_bufs;
     L->bounds.r[a->n_bufs] = k->image;
@@ -103,8 +102,7 @@ static int sim_ranges(struct hb_ctx *c, const hb_kern *k, const struct hb_args *
  * later one random, so the core's repeat check sees any result that depends on the order.
  * Seeds come from SEED, the case's shape and the launch's number in it, so rerunning one
  * case alone reproduces them. */
-static void sim_schedule(struct hb_ctx *c, const hb_kern *k, const struct hb_args *a,
-                         struct sim_launch *L)
+static void sim_schedule(struct hb_ctx *c, const hb_kern *k, const struct hb_args *a, struct sim_launch *L)
 {
     uint64_t key = sim_mix(((uint64_t)L->grid.x << 42) ^ ((uint64_t)L->grid.y << 21) ^ L->grid.z);
     for (int i = 0; i < a->n_bufs; i++)
@@ -145,8 +143,8 @@ void sim_launch_faults(struct hb_ctx *c)
     }
 }
 
-int sim_launch_prepare(struct hb_ctx *c, const hb_kern *k, const unsigned grid[3],
-                       const struct hb_args *a, struct sim_launch *L)
+int sim_launch_prepare(struct hb_ctx *c, const hb_kern *k, const unsigned grid[3], const struct hb_args *a,
+                       struct sim_launch *L)
 {
     int rc = sim_ranges(c, k, a, L);
     if (rc == HB_OK)

@@ -29,8 +29,7 @@ static int sim_plain_entry(const char *e)
 static int sim_entry_ok(const char *e)
 {
     return *e && strlen(e) < 1000 &&
-           strspn(e, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:<>, ()+-*/.") ==
-               strlen(e);
+           strspn(e, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:<>, ()+-*/.") == strlen(e);
 }
 
 /* The op ABI's order, which a plain C entry takes: every buffer, then every int. */
@@ -104,15 +103,17 @@ static int sim_check_kinds(struct hb_ctx *c, const struct hb_kernel_spec *s, con
         return HB_ERROR;
     }
     if (s->n_params > 0 && strcmp(want, kinds) != 0) {
-        sim_err(c, "%s's parameters are (%s), the manifest's args declare (%s) "
-                "(P buffer, I integer, F float)", s->entry, kinds, want);
+        sim_err(c,
+                "%s's parameters are (%s), the manifest's args declare (%s) "
+                "(P buffer, I integer, F float)",
+                s->entry, kinds, want);
         return HB_ERROR;
     }
     return HB_OK;
 }
 
-static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const struct sim_flavour *f,
-                       const char *path, void *dl, hb_kern *k)
+static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const struct sim_flavour *f, const char *path,
+                       void *dl, hb_kern *k)
 {
     const int *abi = dlsym(dl, "sim_kernel_abi"), *dialect = dlsym(dl, "sim_kernel_dialect");
     void *fn = dlsym(dl, f->wrapped ? "sim_wrapped_entry" : s->entry);
@@ -120,8 +121,7 @@ static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const s
     const char *const *kinds = f->wrapped ? dlsym(dl, "sim_wrapped_kinds") : NULL;
     struct link_map *lm = NULL;
     if (!abi || !dialect || !touch || !live || *abi != SIM_ABI_VERSION || (f->wrapped && !kinds)) {
-        sim_err(c, "%s: not built with this emulator's prelude (ABI %d); rebuild with make", path,
-                abi ? *abi : -1);
+        sim_err(c, "%s: not built with this emulator's prelude (ABI %d); rebuild with make", path, abi ? *abi : -1);
         return HB_ERROR;
     }
     if (!fn) {
@@ -160,8 +160,8 @@ static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const s
     return HB_OK;
 }
 
-static int sim_open_product(struct hb_ctx *c, const struct hb_kernel_spec *s,
-                            const struct sim_flavour *f, const char *path, hb_kern **out)
+static int sim_open_product(struct hb_ctx *c, const struct hb_kernel_spec *s, const struct sim_flavour *f,
+                            const char *path, hb_kern **out)
 {
     int rc = sim_check_product(c, path);
     if (rc != HB_OK)
@@ -203,8 +203,8 @@ int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
     }
     uint64_t threads = (uint64_t)s->block[0] * s->block[1] * s->block[2];
     if (threads == 0 || threads > SIM_MAX_BLOCK_THREADS) {
-        sim_err(c, "block %ux%ux%u: the emulator runs 1 to %u threads per block", s->block[0],
-                s->block[1], s->block[2], SIM_MAX_BLOCK_THREADS);
+        sim_err(c, "block %ux%ux%u: the emulator runs 1 to %u threads per block", s->block[0], s->block[1], s->block[2],
+                SIM_MAX_BLOCK_THREADS);
         return HB_UNSUPPORTED;
     }
     if (!sim_entry_ok(s->entry)) {
@@ -230,7 +230,7 @@ int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
     snprintf(how, sizeof how, "%s%s%s", prebuilt ? "built by make" : "built at run time",
              log[0] ? ", warnings in " : "", log);
     sim_build_tool(&f, tool, sizeof tool);
-    rtc_describe(s, path, how, tool, (*out)->origin, sizeof (*out)->origin);
+    rtc_describe(s, path, how, tool, (*out)->origin, sizeof(*out)->origin);
     return HB_OK;
 }
 

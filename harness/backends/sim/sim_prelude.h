@@ -45,10 +45,7 @@ extern "C" __attribute__((visibility("default"))) const int sim_kernel_abi = SIM
 /* The runtime calls this on each worker to make the kernel's thread-local block (its shared
  * memory) exist there, then finds it with dlinfo and poisons it before every block. */
 static thread_local char sim_tls_probe;
-extern "C" __attribute__((visibility("default"))) void *sim_kernel_tls_touch(void)
-{
-    return &sim_tls_probe;
-}
+extern "C" __attribute__((visibility("default"))) void *sim_kernel_tls_touch(void) { return &sim_tls_probe; }
 
 #if SIM_DIALECT == SIM_DIALECT_HIP
 #define __HIPCC__ 1
@@ -103,8 +100,8 @@ static inline __attribute__((no_sanitize_thread, noinline)) void __syncthreads(v
     s->rt->barrier(s);
 }
 
-static inline __attribute__((no_sanitize_thread, noinline)) uint64_t sim_coll(int op, uint64_t value,
-                                                                            int arg, int width)
+static inline __attribute__((no_sanitize_thread, noinline)) uint64_t sim_coll(int op, uint64_t value, int arg,
+                                                                              int width)
 {
     sim_lane_pub *s = sim_self();
     return s->rt->collective(s, op, value, arg, width);
@@ -112,7 +109,8 @@ static inline __attribute__((no_sanitize_thread, noinline)) uint64_t sim_coll(in
 
 #include "sim_hooks.h"
 
-template <typename T> static inline uint64_t sim_bits(T v)
+template <typename T>
+static inline uint64_t sim_bits(T v)
 {
     static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 8,
                   "sim: shuffled type must be a scalar of at most 8 bytes");
@@ -121,20 +119,23 @@ template <typename T> static inline uint64_t sim_bits(T v)
     return u;
 }
 
-template <typename T> static inline T sim_from_bits(uint64_t u)
+template <typename T>
+static inline T sim_from_bits(uint64_t u)
 {
     T v;
     std::memcpy(&v, &u, sizeof v);
     return v;
 }
 
-template <typename T> static inline T sim_shfl(int op, T var, int arg, int width)
+template <typename T>
+static inline T sim_shfl(int op, T var, int arg, int width)
 {
     return sim_from_bits<T>(sim_coll(op, sim_bits(var), arg, width));
 }
 
 /* The _sync forms: the mask's lanes are the ones that arrive; its type is the caller's. */
-template <typename M, typename T> static inline T __shfl_sync(M, T var, int src, int width = warpSize)
+template <typename M, typename T>
+static inline T __shfl_sync(M, T var, int src, int width = warpSize)
 {
     return sim_shfl(SIM_OP_SHFL_IDX, var, src, width);
 }
@@ -153,57 +154,49 @@ static inline T __shfl_xor_sync(M, T var, int lane_mask, int width = warpSize)
 {
     return sim_shfl(SIM_OP_SHFL_XOR, var, lane_mask, width);
 }
-template <typename M> static inline sim_mask_t __ballot_sync(M, int pred)
+template <typename M>
+static inline sim_mask_t __ballot_sync(M, int pred)
 {
     return (sim_mask_t)sim_coll(SIM_OP_BALLOT, pred != 0, 0, 0);
 }
-template <typename M> static inline int __any_sync(M, int pred)
+template <typename M>
+static inline int __any_sync(M, int pred)
 {
     return (int)sim_coll(SIM_OP_ANY, pred != 0, 0, 0);
 }
-template <typename M> static inline int __all_sync(M, int pred)
+template <typename M>
+static inline int __all_sync(M, int pred)
 {
     return (int)sim_coll(SIM_OP_ALL, pred != 0, 0, 0);
 }
-static inline void __syncwarp(sim_mask_t = (sim_mask_t)-1)
-{
-    sim_coll(SIM_OP_SYNCWARP, 0, 0, 0);
-}
-static inline sim_mask_t __activemask(void)
-{
-    return (sim_mask_t)sim_coll(SIM_OP_ACTIVEMASK, 0, 0, 0);
-}
+static inline void __syncwarp(sim_mask_t = (sim_mask_t)-1) { sim_coll(SIM_OP_SYNCWARP, 0, 0, 0); }
+static inline sim_mask_t __activemask(void) { return (sim_mask_t)sim_coll(SIM_OP_ACTIVEMASK, 0, 0, 0); }
 
 #if SIM_DIALECT == SIM_DIALECT_HIP
 /* HIP's unsuffixed warp functions: 64-bit ballot, int predicates. */
-template <typename T> static inline T __shfl(T var, int src, int width = warpSize)
+template <typename T>
+static inline T __shfl(T var, int src, int width = warpSize)
 {
     return sim_shfl(SIM_OP_SHFL_IDX, var, src, width);
 }
-template <typename T> static inline T __shfl_up(T var, unsigned delta, int width = warpSize)
+template <typename T>
+static inline T __shfl_up(T var, unsigned delta, int width = warpSize)
 {
     return sim_shfl(SIM_OP_SHFL_UP, var, (int)delta, width);
 }
-template <typename T> static inline T __shfl_down(T var, unsigned delta, int width = warpSize)
+template <typename T>
+static inline T __shfl_down(T var, unsigned delta, int width = warpSize)
 {
     return sim_shfl(SIM_OP_SHFL_DOWN, var, (int)delta, width);
 }
-template <typename T> static inline T __shfl_xor(T var, int lane_mask, int width = warpSize)
+template <typename T>
+static inline T __shfl_xor(T var, int lane_mask, int width = warpSize)
 {
     return sim_shfl(SIM_OP_SHFL_XOR, var, lane_mask, width);
 }
-static inline unsigned long long __ballot(int pred)
-{
-    return sim_coll(SIM_OP_BALLOT, pred != 0, 0, 0);
-}
-static inline int __any(int pred)
-{
-    return (int)sim_coll(SIM_OP_ANY, pred != 0, 0, 0);
-}
-static inline int __all(int pred)
-{
-    return (int)sim_coll(SIM_OP_ALL, pred != 0, 0, 0);
-}
+static inline unsigned long long __ballot(int pred) { return sim_coll(SIM_OP_BALLOT, pred != 0, 0, 0); }
+static inline int __any(int pred) { return (int)sim_coll(SIM_OP_ANY, pred != 0, 0, 0); }
+static inline int __all(int pred) { return (int)sim_coll(SIM_OP_ALL, pred != 0, 0, 0); }
 #define hipThreadIdx_x (threadIdx.x)
 #define hipThreadIdx_y (threadIdx.y)
 #define hipThreadIdx_z (threadIdx.z)
@@ -218,30 +211,12 @@ static inline int __all(int pred)
 #define hipGridDim_z (gridDim.z)
 #endif
 
-static inline int __popc(unsigned x)
-{
-    return __builtin_popcount(x);
-}
-static inline int __popcll(unsigned long long x)
-{
-    return __builtin_popcountll(x);
-}
-static inline int __ffs(int x)
-{
-    return __builtin_ffs(x);
-}
-static inline int __ffsll(long long x)
-{
-    return __builtin_ffsll(x);
-}
-static inline int __clz(int x)
-{
-    return x ? __builtin_clz((unsigned)x) : 32;
-}
-static inline int __clzll(long long x)
-{
-    return x ? __builtin_clzll((unsigned long long)x) : 64;
-}
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+static inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
 static inline unsigned __brev(unsigned x)
 {
     x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);

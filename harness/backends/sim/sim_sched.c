@@ -13,15 +13,11 @@
 #include <unistd.h>
 
 static void sim_barrier(struct sim_lane_pub *self);
-static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value, int arg,
-                               int width);
+static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value, int arg, int width);
 static void sim_fault(struct sim_lane_pub *self, uintptr_t addr, unsigned size, int flags);
 static const struct sim_rt sim_rt_table = {sim_barrier, sim_collective, sim_fault};
 
-static char *sim_region(struct sim_worker *w, uint32_t i)
-{
-    return w->regions + (size_t)i * SIM_REGION_BYTES;
-}
+static char *sim_region(struct sim_worker *w, uint32_t i) { return w->regions + (size_t)i * SIM_REGION_BYTES; }
 
 static struct sim_lane *sim_lane_at(struct sim_worker *w, uint32_t i)
 {
@@ -30,10 +26,7 @@ static struct sim_lane *sim_lane_at(struct sim_worker *w, uint32_t i)
 
 /* Lane stacks: above the descriptor page and its guard page, up to a top shifted down by
  * a colour of up to 32 KiB so that 256 stack tops do not share L1/L2 sets. */
-static char *sim_stack_bottom(struct sim_worker *w, uint32_t i)
-{
-    return sim_region(w, i) + 2 * w->page;
-}
+static char *sim_stack_bottom(struct sim_worker *w, uint32_t i) { return sim_region(w, i) + 2 * w->page; }
 
 static char *sim_stack_top(struct sim_worker *w, uint32_t i)
 {
@@ -153,8 +146,7 @@ static void sim_barrier(struct sim_lane_pub *self)
     sim_yield(l);
 }
 
-static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value, int arg,
-                               int width)
+static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value, int arg, int width)
 {
     struct sim_lane *l = (struct sim_lane *)self;
     struct sim_slot *s = l->slot;
@@ -199,11 +191,10 @@ static void sim_fault(struct sim_lane_pub *self, uintptr_t a, unsigned n, int fl
         return;
     char where[128];
     sim_check_where(arg, off, a, where, sizeof where);
-    snprintf(w->stop, sizeof w->stop,
-             "%s %u-byte %s at %s by thread (%u,%u,%u) of block (%u,%u,%u)%s",
-             misaligned ? "misaligned" : "illegal", n, write ? "write" : "read", where,
-             self->tid.x, self->tid.y, self->tid.z, w->info.block_idx.x, w->info.block_idx.y,
-             w->info.block_idx.z, misaligned ? "" : ", outside every buffer");
+    snprintf(w->stop, sizeof w->stop, "%s %u-byte %s at %s by thread (%u,%u,%u) of block (%u,%u,%u)%s",
+             misaligned ? "misaligned" : "illegal", n, write ? "write" : "read", where, self->tid.x, self->tid.y,
+             self->tid.z, w->info.block_idx.x, w->info.block_idx.y, w->info.block_idx.z,
+             misaligned ? "" : ", outside every buffer");
     /* A null pointer cannot corrupt anything: its access goes ahead and kills the process
      * (a crash, which the core contains), named first on stderr. */
     if (!misaligned && a < w->page) {
@@ -225,8 +216,7 @@ static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_
     w->regions = NULL;
     w->n_regions = 0;
     size_t bytes = (size_t)n * SIM_REGION_BYTES, extra = SIM_REGION_BYTES;
-    char *m = mmap(NULL, bytes + extra, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    char *m = mmap(NULL, bytes + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) {
         snprintf(err, errlen, "mmap(%zu bytes of lane stacks): %s", bytes, strerror(errno));
         return -1;
@@ -273,20 +263,11 @@ struct sim_worker *sim_worker_new(char *err, size_t errlen)
     return w;
 }
 
-void sim_worker_set_shared(struct sim_worker *w, uintptr_t lo, uintptr_t hi)
-{
-    w->shared = (struct sim_range){lo, hi};
-}
+void sim_worker_set_shared(struct sim_worker *w, uintptr_t lo, uintptr_t hi) { w->shared = (struct sim_range){lo, hi}; }
 
-void sim_worker_reset_faults(struct sim_worker *w)
-{
-    memset(w->faults, 0, sizeof w->faults);
-}
+void sim_worker_reset_faults(struct sim_worker *w) { memset(w->faults, 0, sizeof w->faults); }
 
-const struct sim_fault_rec *sim_worker_faults(const struct sim_worker *w, int write)
-{
-    return &w->faults[write != 0];
-}
+const struct sim_fault_rec *sim_worker_faults(const struct sim_worker *w, int write) { return &w->faults[write != 0]; }
 
 void sim_worker_free(struct sim_worker *w)
 {
@@ -299,8 +280,7 @@ void sim_worker_free(struct sim_worker *w)
     free(w);
 }
 
-int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t linear, char *err,
-                  size_t errlen)
+int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t linear, char *err, size_t errlen)
 {
     uint32_t n = L->block.x * L->block.y * L->block.z;
     if (sim_ensure_regions(w, n, err, errlen) != 0)

@@ -35,11 +35,11 @@ struct sim_launch {
     struct sim_call call;
     struct sim_dim3 grid, block;
     int width;
-    int random;     /* 0: lockstep (index order); 1: seeded random order per block */
+    int random; /* 0: lockstep (index order); 1: seeded random order per block */
     /* Volatile accesses only yield, instead of stepping the warp in lockstep: NVIDIA's
      * independent thread scheduling, set for the CUDA dialect under the random schedule. */
     int volatile_yield;
-    uint64_t seed;  /* already mixed with the case and launch */
+    uint64_t seed;            /* already mixed with the case and launch */
     struct sim_bounds bounds; /* what kernel code may touch besides stacks and shared memory */
     int n_views;
     struct sim_view views[SIM_MAX_VIEWS];
@@ -78,16 +78,14 @@ const struct sim_fault_rec *sim_worker_faults(const struct sim_worker *w, int wr
 /* Runs block `linear` of the launch to completion. Returns 0, or -1 with err filled (lanes
  * left waiting forever, or an access the emulator stopped: misaligned, or outside any memory
  * it owns). An access the checks cannot see may still crash the process. */
-int sim_run_block(struct sim_worker *w, const struct sim_launch *l, uint64_t linear, char *err,
-                  size_t errlen);
+int sim_run_block(struct sim_worker *w, const struct sim_launch *l, uint64_t linear, char *err, size_t errlen);
 
 /* The slow path of access checking (sim_check.c). Whether [a, a+n) lies in the lane's own
  * region, the block's shared memory or a launch range; */
 int sim_check_inside(const struct sim_lane_pub *lane, uintptr_t a, unsigned n);
 /* which buffer argument it belongs to (-1: none) and its offset from that argument's data
  * start; returns whether the memory is the emulator's (harmless to touch). */
-int sim_check_attribute(const struct sim_launch *l, uintptr_t a, unsigned n, int *arg,
-                        long long *offset);
+int sim_check_attribute(const struct sim_launch *l, uintptr_t a, unsigned n, int *arg, long long *offset);
 /* "buffer argument 2 at byte offset 8192" or "address 0x10 (no buffer argument)". */
 void sim_check_where(int arg, long long offset, uintptr_t a, char *out, size_t len);
 

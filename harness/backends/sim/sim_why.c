@@ -26,8 +26,11 @@ static const struct {
     {"cuda_bf16", "bfloat16 (cuda_bf16.h)"},
     {"__nv_bfloat16", "bfloat16 (cuda_bf16.h)"},
     {"wmma", "tensor-core matrix operations (mma.h, wmma)"},
-    {"tex1D", "textures"}, {"tex2D", "textures"}, {"tex3D", "textures"},
-    {"cudaTextureObject_t", "textures"}, {"hipTextureObject_t", "textures"},
+    {"tex1D", "textures"},
+    {"tex2D", "textures"},
+    {"tex3D", "textures"},
+    {"cudaTextureObject_t", "textures"},
+    {"hipTextureObject_t", "textures"},
     {"surf2D", "surfaces"},
     {"this_grid", "grid-wide cooperative groups (this_grid, grid.sync)"},
     {"cooperative_groups", "this part of cooperative groups (the emulator has this_thread_block, "
@@ -58,8 +61,8 @@ static int sim_feature(const char *line, size_t n, char *out, size_t len)
     const char *fatal = memmem(line, n, "fatal error: ", 13);
     const char *missing = memmem(line, n, ": No such file or directory", 27);
     if (fatal && missing && missing > fatal + 13) {
-        snprintf(out, len, "includes %.*s, which the emulator does not provide",
-                 (int)(missing - fatal - 13), fatal + 13);
+        snprintf(out, len, "includes %.*s, which the emulator does not provide", (int)(missing - fatal - 13),
+                 fatal + 13);
         return 1;
     }
     /* "'__foo' was not declared in this scope": a built-in the prelude lacks */
@@ -68,8 +71,7 @@ static int sim_feature(const char *line, size_t n, char *out, size_t len)
     while (q && q > line && q[-1] != '\'')
         q--;
     if (q && q > line && q[0] == '_' && q[1] == '_') {
-        snprintf(out, len, "uses the built-in %.*s, which the emulator does not model",
-                 (int)(undecl - q), q);
+        snprintf(out, len, "uses the built-in %.*s, which the emulator does not model", (int)(undecl - q), q);
         return 1;
     }
     return 0;

@@ -7,38 +7,43 @@
 #error "sim_wrap.cc is compiled by the emulator with -DSIM_ENTRY=<kernel entry>"
 #endif
 
-namespace __sim_wrap {
+namespace __sim_wrap
+{
 
 /* 'P' pointer, 'I' integer or enum, 'F' floating point, '?' anything else. */
-template <typename _Tp> constexpr char __kind()
+template <typename _Tp>
+constexpr char __kind()
 {
     typedef typename std::remove_cv<typename std::remove_reference<_Tp>::type>::type _Up;
-    return std::is_pointer<_Up>::value          ? 'P'
-           : std::is_floating_point<_Up>::value ? 'F'
+    return std::is_pointer<_Up>::value                                ? 'P'
+           : std::is_floating_point<_Up>::value                       ? 'F'
            : std::is_integral<_Up>::value || std::is_enum<_Up>::value ? 'I'
-                                                                     : '?';
+                                                                      : '?';
 }
 
 /* One argument, convertible to any pointer or arithmetic parameter type. The array is the
  * runtime's, outside every kernel range: reading it is not instrumented. */
 struct __arg {
     const sim_arg *__a;
-    template <typename _Tp> __attribute__((no_sanitize_thread)) operator _Tp *() const
+    template <typename _Tp>
+    __attribute__((no_sanitize_thread)) operator _Tp *() const
     {
         return static_cast<_Tp *>(__a->u.p);
     }
-    template <typename _Tp, typename = typename std::enable_if<std::is_arithmetic<_Tp>::value ||
-                                                               std::is_enum<_Tp>::value>::type>
+    template <typename _Tp,
+              typename = typename std::enable_if<std::is_arithmetic<_Tp>::value || std::is_enum<_Tp>::value>::type>
     __attribute__((no_sanitize_thread)) operator _Tp() const
     {
         return __a->kind == SIM_ARG_F32 ? static_cast<_Tp>(__a->u.f) : static_cast<_Tp>(__a->u.i);
     }
 };
 
-template <typename... _Ps> struct __sig {
+template <typename... _Ps>
+struct __sig {
     static constexpr char __kinds[sizeof...(_Ps) + 1] = {__kind<_Ps>()..., 0};
 };
-template <typename... _Ps> constexpr char __sig<_Ps...>::__kinds[sizeof...(_Ps) + 1];
+template <typename... _Ps>
+constexpr char __sig<_Ps...>::__kinds[sizeof...(_Ps) + 1];
 
 template <typename... _Ps, std::size_t... _Is>
 void __call(void (*__f)(_Ps...), const sim_arg *__a, std::index_sequence<_Is...>)
@@ -46,7 +51,8 @@ void __call(void (*__f)(_Ps...), const sim_arg *__a, std::index_sequence<_Is...>
     __f(__arg{__a + _Is}...);
 }
 
-template <typename... _Ps> void __invoke(void (*__f)(_Ps...), const sim_arg *__a)
+template <typename... _Ps>
+void __invoke(void (*__f)(_Ps...), const sim_arg *__a)
 {
     static_assert(((__kind<_Ps>() != '?') && ...),
                   "sim: a kernel parameter of class type (a struct passed by value) is not "
@@ -54,7 +60,8 @@ template <typename... _Ps> void __invoke(void (*__f)(_Ps...), const sim_arg *__a
     __call(__f, __a, std::index_sequence_for<_Ps...>{});
 }
 
-template <typename... _Ps> constexpr const char *__kinds_of(void (*)(_Ps...))
+template <typename... _Ps>
+constexpr const char *__kinds_of(void (*)(_Ps...))
 {
     return __sig<_Ps...>::__kinds;
 }
@@ -66,5 +73,5 @@ extern "C" __attribute__((visibility("default"))) void sim_wrapped_entry(const s
     __sim_wrap::__invoke(&SIM_ENTRY, __a);
 }
 
-extern "C" __attribute__((visibility("default")))
-const char *const sim_wrapped_kinds = __sim_wrap::__kinds_of(&SIM_ENTRY);
+extern "C" __attribute__((visibility("default"))) const char *const sim_wrapped_kinds =
+    __sim_wrap::__kinds_of(&SIM_ENTRY);

@@ -77,8 +77,7 @@ static int vk_create_device(hb_ctx *ctx, const struct vk_devinfo *di)
         .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
         .queueFamilyIndex = ctx->queue_family,
     };
-    st = vk_check(ctx, vkCreateCommandPool(ctx->dev, &pci, NULL, &ctx->cmd_pool),
-                  "vkCreateCommandPool");
+    st = vk_check(ctx, vkCreateCommandPool(ctx->dev, &pci, NULL, &ctx->cmd_pool), "vkCreateCommandPool");
     if (st != HB_OK)
         return st;
     VkCommandBufferAllocateInfo cai = {
@@ -87,8 +86,7 @@ static int vk_create_device(hb_ctx *ctx, const struct vk_devinfo *di)
         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
         .commandBufferCount = 1,
     };
-    st = vk_check(ctx, vkAllocateCommandBuffers(ctx->dev, &cai, &ctx->cmd),
-                  "vkAllocateCommandBuffers");
+    st = vk_check(ctx, vkAllocateCommandBuffers(ctx->dev, &cai, &ctx->cmd), "vkAllocateCommandBuffers");
     if (st != HB_OK)
         return st;
     VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -112,8 +110,7 @@ static int vk_create_device(hb_ctx *ctx, const struct vk_devinfo *di)
         .queryType = VK_QUERY_TYPE_TIMESTAMP,
         .queryCount = 2,
     };
-    return vk_check(ctx, vkCreateQueryPool(ctx->dev, &qpci, NULL, &ctx->timestamps),
-                    "vkCreateQueryPool");
+    return vk_check(ctx, vkCreateQueryPool(ctx->dev, &qpci, NULL, &ctx->timestamps), "vkCreateQueryPool");
 }
 
 static void vk_close(hb_ctx *ctx)
@@ -157,8 +154,8 @@ static int vk_open(hb_ctx **out, int device, int width, char *err, size_t errlen
     if (n < 0)
         st = HB_ERROR;
     else if (device < 0 || device >= n)
-        st = vk_fail(ctx, n ? HB_ERROR : HB_NO_DEVICE,
-                     "Vulkan device %d requested, %d with compute present", device, n);
+        st =
+            vk_fail(ctx, n ? HB_ERROR : HB_NO_DEVICE, "Vulkan device %d requested, %d with compute present", device, n);
     if (st == HB_OK) {
         struct vk_devinfo di;
         ctx->phys = devs[device];
@@ -185,10 +182,7 @@ static int vk_open(hb_ctx **out, int device, int width, char *err, size_t errlen
     return HB_OK;
 }
 
-static const char *vk_last_error(hb_ctx *ctx)
-{
-    return ctx ? ctx->err : "no Vulkan context";
-}
+static const char *vk_last_error(hb_ctx *ctx) { return ctx ? ctx->err : "no Vulkan context"; }
 
 const struct hb_backend *hb_backend_entry(void)
 {

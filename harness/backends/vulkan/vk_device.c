@@ -23,8 +23,8 @@ static int vk_layer_present(const char *name)
 
 /* Creates the instance, with the validation layer and a messenger writing into vs when
  * HB_VK_VALIDATION=1. Returns an hb_status; no ICD at all is HB_NO_DEVICE. */
-int vk_instance_create(VkInstance *inst, VkDebugUtilsMessengerEXT *messenger,
-                              struct vk_vstate *vs, char *err, size_t errlen)
+int vk_instance_create(VkInstance *inst, VkDebugUtilsMessengerEXT *messenger, struct vk_vstate *vs, char *err,
+                       size_t errlen)
 {
     const char *env = getenv("HB_VK_VALIDATION");
     int validate = env && strcmp(env, "1") == 0;
@@ -48,10 +48,9 @@ int vk_instance_create(VkInstance *inst, VkDebugUtilsMessengerEXT *messenger,
     };
     VkDebugUtilsMessengerCreateInfoEXT mci = {
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+        .messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
         .pfnUserCallback = vk_on_message,
         .pUserData = vs,
     };
@@ -75,8 +74,8 @@ int vk_instance_create(VkInstance *inst, VkDebugUtilsMessengerEXT *messenger,
     }
     *messenger = VK_NULL_HANDLE;
     if (validate) {
-        PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(*inst, "vkCreateDebugUtilsMessengerEXT");
+        PFN_vkCreateDebugUtilsMessengerEXT create =
+            (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(*inst, "vkCreateDebugUtilsMessengerEXT");
         r = create ? create(*inst, &mci, NULL, messenger) : VK_ERROR_EXTENSION_NOT_PRESENT;
         if (r != VK_SUCCESS) {
             snprintf(err, errlen, "vkCreateDebugUtilsMessengerEXT: %s", vk_result_str(r));
@@ -90,8 +89,8 @@ int vk_instance_create(VkInstance *inst, VkDebugUtilsMessengerEXT *messenger,
 void vk_instance_destroy(VkInstance inst, VkDebugUtilsMessengerEXT messenger)
 {
     if (messenger != VK_NULL_HANDLE) {
-        PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
+        PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+            (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
         if (destroy)
             destroy(inst, messenger, NULL);
     }
@@ -120,8 +119,7 @@ int vk_compute_family(VkPhysicalDevice phys)
 
 /* Physical devices with a compute queue, in enumeration order: list_devices and open agree
  * on indices because both go through here. Returns the count or -1 (message in err). */
-int vk_compute_devices(VkInstance inst, VkPhysicalDevice *out, int max, char *err,
-                              size_t errlen)
+int vk_compute_devices(VkInstance inst, VkPhysicalDevice *out, int max, char *err, size_t errlen)
 {
     uint32_t n = 0;
     VkResult r = vkEnumeratePhysicalDevices(inst, &n, NULL);
@@ -195,11 +193,9 @@ void vk_inspect(VkPhysicalDevice phys, struct vk_devinfo *di)
     if (has_ssc) {
         VkPhysicalDeviceSubgroupSizeControlFeatures f = {
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
-        VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                        .pNext = &f};
+        VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f};
         vkGetPhysicalDeviceFeatures2(phys, &f2);
-        di->size_control = f.subgroupSizeControl &&
-                           (di->ssc.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+        di->size_control = f.subgroupSizeControl && (di->ssc.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
         di->full_subgroups = f.computeFullSubgroups;
     }
 }
@@ -240,8 +236,7 @@ int vk_widths(const struct vk_devinfo *di, struct hb_width_option *w)
     return n;
 }
 
-void vk_describe(VkPhysicalDevice phys, const struct vk_devinfo *di,
-                        struct hb_device_info *out)
+void vk_describe(VkPhysicalDevice phys, const struct vk_devinfo *di, struct hb_device_info *out)
 {
     memset(out, 0, sizeof *out);
     /* Precisions bound the copies into the fixed-size fields; real names are shorter. */
@@ -249,8 +244,8 @@ void vk_describe(VkPhysicalDevice phys, const struct vk_devinfo *di,
     uint32_t v = di->props.apiVersion;
     snprintf(out->driver, sizeof out->driver, "%.40s %.60s, Vulkan %u.%u.%u",
              di->drv.driverName[0] ? di->drv.driverName : "driver",
-             di->drv.driverInfo[0] ? di->drv.driverInfo : "(no driver info)",
-             VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v), VK_API_VERSION_PATCH(v));
+             di->drv.driverInfo[0] ? di->drv.driverInfo : "(no driver info)", VK_API_VERSION_MAJOR(v),
+             VK_API_VERSION_MINOR(v), VK_API_VERSION_PATCH(v));
     out->n_widths = vk_widths(di, out->widths);
     VkPhysicalDeviceMemoryProperties mem;
     vkGetPhysicalDeviceMemoryProperties(phys, &mem);
@@ -260,7 +255,6 @@ void vk_describe(VkPhysicalDevice phys, const struct vk_devinfo *di,
             out->global_mem_bytes = mem.memoryHeaps[i].size;
     out->shared_mem_per_block = di->props.limits.maxComputeSharedMemorySize;
 }
-
 
 int vk_check_width(hb_ctx *ctx, const struct vk_devinfo *di, int width)
 {
@@ -283,10 +277,8 @@ int vk_check_width(hb_ctx *ctx, const struct vk_devinfo *di, int width)
     }
     if (di->size_control && di->ssc.minSubgroupSize > 0) {
         uint32_t w = (uint32_t)width;
-        if (width <= 0 || (w & (w - 1)) || w < di->ssc.minSubgroupSize ||
-            w > di->ssc.maxSubgroupSize)
-            return vk_fail(ctx, HB_UNSUPPORTED,
-                           "subgroup size control offers widths %u..%u (powers of two), not %d",
+        if (width <= 0 || (w & (w - 1)) || w < di->ssc.minSubgroupSize || w > di->ssc.maxSubgroupSize)
+            return vk_fail(ctx, HB_UNSUPPORTED, "subgroup size control offers widths %u..%u (powers of two), not %d",
                            di->ssc.minSubgroupSize, di->ssc.maxSubgroupSize, width);
         ctx->required_size = di->ssc.minSubgroupSize != di->ssc.maxSubgroupSize;
         return HB_OK;

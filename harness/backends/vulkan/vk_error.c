@@ -53,9 +53,9 @@ int vk_check(hb_ctx *ctx, VkResult r, const char *call)
     return vk_validation_status(ctx);
 }
 
-VKAPI_ATTR VkBool32 VKAPI_CALL
-vk_on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev, VkDebugUtilsMessageTypeFlagsEXT types,
-              const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+VKAPI_ATTR VkBool32 VKAPI_CALL vk_on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
+                                             VkDebugUtilsMessageTypeFlagsEXT types,
+                                             const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
     struct vk_vstate *vs = user;
     (void)types;
@@ -66,4 +66,3 @@ vk_on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev, VkDebugUtilsMessageTyp
     }
     return VK_FALSE;
 }
-

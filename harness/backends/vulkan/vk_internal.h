@@ -56,13 +56,13 @@ struct hb_buf {
 
 struct vk_devinfo {
     VkPhysicalDeviceProperties props;
-    uint32_t api;                 /* min(instance, device) API version */
-    VkPhysicalDeviceDriverProperties drv;       /* zeroed below Vulkan 1.2 */
+    uint32_t api;                         /* min(instance, device) API version */
+    VkPhysicalDeviceDriverProperties drv; /* zeroed below Vulkan 1.2 */
     VkPhysicalDeviceSubgroupProperties sg;
     VkPhysicalDeviceSubgroupSizeControlProperties ssc; /* zeroed without size control */
-    int size_control_ext;         /* needs VK_EXT_subgroup_size_control (Vulkan 1.1/1.2) */
-    int size_control;             /* feature subgroupSizeControl, for compute */
-    int full_subgroups;           /* feature computeFullSubgroups */
+    int size_control_ext;                              /* needs VK_EXT_subgroup_size_control (Vulkan 1.1/1.2) */
+    int size_control;                                  /* feature subgroupSizeControl, for compute */
+    int full_subgroups;                                /* feature computeFullSubgroups */
 };
 
 /* vk_device.c: instance, devices, inspection, widths. */
@@ -109,14 +109,12 @@ int vk_alloc(hb_ctx *ctx, size_t bytes, hb_buf **out);
 void vk_release(hb_ctx *ctx, hb_buf *buf);
 int vk_upload(hb_ctx *ctx, hb_buf *dst, size_t offset, const void *src, size_t bytes);
 int vk_download(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size_t bytes);
-int vk_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off, size_t bytes,
-            double *device_ms);
+int vk_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off, size_t bytes, double *device_ms);
 
 /* The kernel half of struct hb_backend (vk_kernel.c). */
 int vk_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out);
 void vk_unload(hb_ctx *ctx, hb_kern *kern);
-int vk_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args,
-              double *device_ms);
+int vk_launch(hb_ctx *ctx, hb_kern *kern, const unsigned grid[3], const struct hb_args *args, double *device_ms);
 const char *vk_kernel_origin(hb_ctx *ctx, hb_kern *kern);
 
 #endif

@@ -58,16 +58,14 @@ static int vk_read_spirv(hb_ctx *ctx, const char *path, uint32_t **words, size_t
  * very file, else a run-time glslc compile into the per-user cache (users' own kernels run
  * without rebuilding the harness); lang spirv names the module itself. k->origin says which.
  * A user's shader that does not build, or cannot be built here, is an error, never a skip. */
-static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern *k, uint32_t **words,
-                        size_t *bytes)
+static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern *k, uint32_t **words, size_t *bytes)
 {
     if (strcmp(spec->lang, "spirv") == 0) {
         rtc_describe(spec, spec->source_path, "given as SPIR-V", "nothing", k->origin, sizeof k->origin);
         return vk_read_spirv(ctx, spec->source_path, words, bytes);
     }
     if (strcmp(spec->lang, "glsl") != 0)
-        return vk_fail(ctx, HB_UNSUPPORTED, "the Vulkan backend runs glsl and spirv, not %s",
-                       spec->lang);
+        return vk_fail(ctx, HB_UNSUPPORTED, "the Vulkan backend runs glsl and spirv, not %s", spec->lang);
     char path[2048], err[512];
     int rc = rtc_prebuilt(spec, "glsl", ".spv", path, sizeof path, err, sizeof err);
     if (rc > 0)
@@ -81,8 +79,8 @@ static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern 
         char *argv[] = {"glslc", VK_GLSLC_TARGET, VK_GLSLC_STAGE, "-O", "-o", NULL, (char *)spec->source_path, NULL};
         rc = rtc_build(argv, 5, path, err, sizeof err);
         if (rc < 0)
-            return vk_fail(ctx, spec->user ? HB_ERROR : HB_UNSUPPORTED, "cannot run glslc to compile %s at run time: %s",
-                           spec->source_path, err);
+            return vk_fail(ctx, spec->user ? HB_ERROR : HB_UNSUPPORTED,
+                           "cannot run glslc to compile %s at run time: %s", spec->source_path, err);
         if (rc > 0)
             return vk_fail(ctx, HB_ERROR, "glslc %s failed: %s", spec->source_path, err);
     }
@@ -126,8 +124,8 @@ static int vk_layouts(hb_ctx *ctx, hb_kern *k)
         .bindingCount = HB_MAX_BUF_ARGS,
         .pBindings = b,
     };
-    int st = vk_check(ctx, vkCreateDescriptorSetLayout(ctx->dev, &dci, NULL, &k->set_layout),
-                      "vkCreateDescriptorSetLayout");
+    int st =
+        vk_check(ctx, vkCreateDescriptorSetLayout(ctx->dev, &dci, NULL, &k->set_layout), "vkCreateDescriptorSetLayout");
     if (st != HB_OK)
         return st;
     VkPushConstantRange pcr = {
@@ -141,8 +139,7 @@ static int vk_layouts(hb_ctx *ctx, hb_kern *k)
         .pushConstantRangeCount = 1,
         .pPushConstantRanges = &pcr,
     };
-    st = vk_check(ctx, vkCreatePipelineLayout(ctx->dev, &lci, NULL, &k->layout),
-                  "vkCreatePipelineLayout");
+    st = vk_check(ctx, vkCreatePipelineLayout(ctx->dev, &lci, NULL, &k->layout), "vkCreatePipelineLayout");
     if (st != HB_OK)
         return st;
     VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, HB_MAX_BUF_ARGS};
@@ -152,8 +149,7 @@ static int vk_layouts(hb_ctx *ctx, hb_kern *k)
         .poolSizeCount = 1,
         .pPoolSizes = &ps,
     };
-    st = vk_check(ctx, vkCreateDescriptorPool(ctx->dev, &pci, NULL, &k->pool),
-                  "vkCreateDescriptorPool");
+    st = vk_check(ctx, vkCreateDescriptorPool(ctx->dev, &pci, NULL, &k->pool), "vkCreateDescriptorPool");
     if (st != HB_OK)
         return st;
     VkDescriptorSetAllocateInfo ai = {
@@ -162,8 +158,7 @@ static int vk_layouts(hb_ctx *ctx, hb_kern *k)
         .descriptorSetCount = 1,
         .pSetLayouts = &k->set_layout,
     };
-    return vk_check(ctx, vkAllocateDescriptorSets(ctx->dev, &ai, &k->set),
-                    "vkAllocateDescriptorSets");
+    return vk_check(ctx, vkAllocateDescriptorSets(ctx->dev, &ai, &k->set), "vkAllocateDescriptorSets");
 }
 
 static int vk_pipeline(hb_ctx *ctx, hb_kern *k, const struct hb_kernel_spec *spec)
@@ -197,12 +192,10 @@ static int vk_pipeline(hb_ctx *ctx, hb_kern *k, const struct hb_kernel_spec *spe
     if (ctx->required_size) {
         VkPhysicalDeviceSubgroupSizeControlProperties ssc = {
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
-        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                          .pNext = &ssc};
+        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &ssc};
         vkGetPhysicalDeviceProperties2(ctx->phys, &p2);
         if (threads > ssc.maxComputeWorkgroupSubgroups * (uint32_t)ctx->width)
-            return vk_fail(ctx, HB_UNSUPPORTED,
-                           "%s: %u invocations exceed %u subgroups of width %d", spec->name,
+            return vk_fail(ctx, HB_UNSUPPORTED, "%s: %u invocations exceed %u subgroups of width %d", spec->name,
                            threads, ssc.maxComputeWorkgroupSubgroups, ctx->width);
     }
     VkComputePipelineCreateInfo ci = {
@@ -212,8 +205,7 @@ static int vk_pipeline(hb_ctx *ctx, hb_kern *k, const struct hb_kernel_spec *spe
     };
     VkResult r = vkCreateComputePipelines(ctx->dev, VK_NULL_HANDLE, 1, &ci, NULL, &k->pipeline);
     if (r != VK_SUCCESS)
-        return vk_fail(ctx, HB_ERROR, "vkCreateComputePipelines (%s): %s", spec->name,
-                       vk_result_str(r));
+        return vk_fail(ctx, HB_ERROR, "vkCreateComputePipelines (%s): %s", spec->name, vk_result_str(r));
     return vk_validation_status(ctx);
 }
 
@@ -229,9 +221,8 @@ int vk_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
         return vk_fail(ctx, HB_UNSUPPORTED,
                        "%s: block %u x %u x %u outside the device's limits (%u x %u x %u, %u "
                        "invocations)",
-                       spec->name, b[0], b[1], b[2], lim->maxComputeWorkGroupSize[0],
-                       lim->maxComputeWorkGroupSize[1], lim->maxComputeWorkGroupSize[2],
-                       lim->maxComputeWorkGroupInvocations);
+                       spec->name, b[0], b[1], b[2], lim->maxComputeWorkGroupSize[0], lim->maxComputeWorkGroupSize[1],
+                       lim->maxComputeWorkGroupSize[2], lim->maxComputeWorkGroupInvocations);
     uint32_t *words = NULL;
     size_t bytes = 0;
     hb_kern *k = calloc(1, sizeof *k);
@@ -248,8 +239,7 @@ int vk_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
         .codeSize = bytes,
         .pCode = words,
     };
-    st = vk_check(ctx, vkCreateShaderModule(ctx->dev, &mci, NULL, &k->module),
-                  "vkCreateShaderModule");
+    st = vk_check(ctx, vkCreateShaderModule(ctx->dev, &mci, NULL, &k->module), "vkCreateShaderModule");
     free(words);
     if (st == HB_OK)
         st = vk_layouts(ctx, k);
@@ -281,14 +271,16 @@ static int vk_marshal(hb_ctx *ctx, const hb_kern *k, const struct hb_args *a, st
                        a->n_bufs, a->n_ints, a->n_floats, a->n_params);
     size_t at = 0;
     for (int i = 0; i < (a->n_params ? a->n_params : a->n_bufs + a->n_ints); i++) {
-        struct hb_param p = a->n_params ? a->params[i]
-                          : i < a->n_bufs ? (struct hb_param){HB_PARAM_BUF, (unsigned char)i}
-                                          : (struct hb_param){HB_PARAM_I32, (unsigned char)(i - a->n_bufs)};
-        int have = p.kind == HB_PARAM_BUF ? a->n_bufs : p.kind == HB_PARAM_F32 ? a->n_floats
-                 : p.kind == HB_PARAM_I32 || p.kind == HB_PARAM_I64 ? a->n_ints : 0;
+        struct hb_param p = a->n_params     ? a->params[i]
+                            : i < a->n_bufs ? (struct hb_param){HB_PARAM_BUF, (unsigned char)i}
+                                            : (struct hb_param){HB_PARAM_I32, (unsigned char)(i - a->n_bufs)};
+        int have = p.kind == HB_PARAM_BUF                             ? a->n_bufs
+                   : p.kind == HB_PARAM_F32                           ? a->n_floats
+                   : p.kind == HB_PARAM_I32 || p.kind == HB_PARAM_I64 ? a->n_ints
+                                                                      : 0;
         if (p.index >= have)
-            return vk_fail(ctx, HB_ERROR, "%s: parameter %d (kind %d, index %d) is not among the %d given", k->name,
-                           i, p.kind, p.index, have);
+            return vk_fail(ctx, HB_ERROR, "%s: parameter %d (kind %d, index %d) is not among the %d given", k->name, i,
+                           p.kind, p.index, have);
         if (p.kind == HB_PARAM_BUF) {
             m->bind[m->n_bind++] = p.index;
         } else if (p.kind == HB_PARAM_I64) {
@@ -317,8 +309,7 @@ static int vk_bind(hb_ctx *ctx, hb_kern *k, const struct hb_args *args, const st
             return vk_fail(ctx, HB_ERROR,
                            "%s: buffer argument %d at offset %zu is missing, past its end or "
                            "not %llu-aligned",
-                           k->name, at, off,
-                           (unsigned long long)lim->minStorageBufferOffsetAlignment);
+                           k->name, at, off, (unsigned long long)lim->minStorageBufferOffsetAlignment);
         /* The binding reaches to the end of the allocation: a kernel that writes past its
          * argument lands in the core's guard band, where it is seen. */
         size_t range = b->size - off;
@@ -340,8 +331,7 @@ static int vk_bind(hb_ctx *ctx, hb_kern *k, const struct hb_args *args, const st
     return HB_OK;
 }
 
-int vk_launch(hb_ctx *ctx, hb_kern *k, const unsigned grid[3], const struct hb_args *args,
-              double *device_ms)
+int vk_launch(hb_ctx *ctx, hb_kern *k, const unsigned grid[3], const struct hb_args *args, double *device_ms)
 {
     vk_validation_status(ctx);
     if (device_ms)
@@ -349,8 +339,8 @@ int vk_launch(hb_ctx *ctx, hb_kern *k, const unsigned grid[3], const struct hb_a
     const VkPhysicalDeviceLimits *lim = &ctx->props.limits;
     for (int d = 0; d < 3; d++)
         if (grid[d] > lim->maxComputeWorkGroupCount[d])
-            return vk_fail(ctx, HB_UNSUPPORTED, "%s: grid[%d] = %u exceeds the device's %u",
-                           k->name, d, grid[d], lim->maxComputeWorkGroupCount[d]);
+            return vk_fail(ctx, HB_UNSUPPORTED, "%s: grid[%d] = %u exceeds the device's %u", k->name, d, grid[d],
+                           lim->maxComputeWorkGroupCount[d]);
     struct vk_marshal m;
     int st = vk_marshal(ctx, k, args, &m);
     if (st == HB_OK)
@@ -360,8 +350,7 @@ int vk_launch(hb_ctx *ctx, hb_kern *k, const unsigned grid[3], const struct hb_a
     if (st != HB_OK)
         return st;
     vkCmdBindPipeline(ctx->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
-    vkCmdBindDescriptorSets(ctx->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &k->set,
-                            0, NULL);
+    vkCmdBindDescriptorSets(ctx->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &k->set, 0, NULL);
     /* The whole range is pushed, unused bytes as zero. */
     vkCmdPushConstants(ctx->cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof m.push, m.push);
     vk_stamp(ctx, 0);

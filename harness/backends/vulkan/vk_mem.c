@@ -50,14 +50,13 @@ static uint32_t vk_memory_type(const hb_ctx *ctx, uint32_t bits, VkMemoryPropert
 }
 
 /* Creates a buffer with its own memory; host-visible ones are mapped for their lifetime. */
-static int vk_buffer_create(hb_ctx *ctx, size_t bytes, int host, VkBuffer *buf,
-                            VkDeviceMemory *mem, void **map)
+static int vk_buffer_create(hb_ctx *ctx, size_t bytes, int host, VkBuffer *buf, VkDeviceMemory *mem, void **map)
 {
     VkBufferCreateInfo bci = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = bytes ? bytes : 4, /* Vulkan has no empty buffers */
-        .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                 VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        .usage =
+            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     int st = vk_check(ctx, vkCreateBuffer(ctx->dev, &bci, NULL, buf), "vkCreateBuffer");
@@ -65,15 +64,13 @@ static int vk_buffer_create(hb_ctx *ctx, size_t bytes, int host, VkBuffer *buf,
         return st;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(ctx->dev, *buf, &req);
-    VkMemoryPropertyFlags hv = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    uint32_t type = host ? vk_memory_type(ctx, req.memoryTypeBits, hv,
-                                          ctx->staging ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT
-                                                       : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                                          0)
-                         : vk_memory_type(ctx, req.memoryTypeBits,
-                                          VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
-                                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    VkMemoryPropertyFlags hv = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type =
+        host
+            ? vk_memory_type(ctx, req.memoryTypeBits, hv,
+                             ctx->staging ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0)
+            : vk_memory_type(ctx, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
+                             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
     if (type == UINT32_MAX) {
         vkDestroyBuffer(ctx->dev, *buf, NULL);
         *buf = VK_NULL_HANDLE;
@@ -89,8 +86,7 @@ static int vk_buffer_create(hb_ctx *ctx, size_t bytes, int host, VkBuffer *buf,
     if (st == HB_OK)
         st = vk_check(ctx, vkBindBufferMemory(ctx->dev, *buf, *mem, 0), "vkBindBufferMemory");
     if (st == HB_OK && host)
-        st = vk_check(ctx, vkMapMemory(ctx->dev, *mem, 0, VK_WHOLE_SIZE, 0, map),
-                      "vkMapMemory");
+        st = vk_check(ctx, vkMapMemory(ctx->dev, *mem, 0, VK_WHOLE_SIZE, 0, map), "vkMapMemory");
     if (st != HB_OK) {
         vkDestroyBuffer(ctx->dev, *buf, NULL);
         if (*mem)
@@ -138,8 +134,7 @@ static int vk_staging_reserve(hb_ctx *ctx, size_t bytes)
         ctx->staging_mem = VK_NULL_HANDLE;
         ctx->staging_size = 0;
     }
-    int st = vk_buffer_create(ctx, bytes, 1, &ctx->staging_buf, &ctx->staging_mem,
-                              &ctx->staging_map);
+    int st = vk_buffer_create(ctx, bytes, 1, &ctx->staging_buf, &ctx->staging_mem, &ctx->staging_map);
     if (st == HB_OK)
         ctx->staging_size = bytes;
     return st;
@@ -164,8 +159,8 @@ int vk_cmd_begin(hb_ctx *ctx)
         .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
         .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
     };
-    vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                         VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0,
+                         NULL, 0, NULL);
     if (ctx->timestamps)
         vkCmdResetQueryPool(ctx->cmd, ctx->timestamps, 0, 2);
     return HB_OK;
@@ -174,9 +169,7 @@ int vk_cmd_begin(hb_ctx *ctx)
 void vk_stamp(hb_ctx *ctx, int which)
 {
     if (ctx->timestamps)
-        vkCmdWriteTimestamp(ctx->cmd,
-                            which ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
-                                  : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+        vkCmdWriteTimestamp(ctx->cmd, which ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                             ctx->timestamps, (uint32_t)which);
 }
 
@@ -194,8 +187,8 @@ int vk_cmd_end_submit(hb_ctx *ctx, double *ms, const char *what)
         .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
         .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
     };
-    vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL,
+                         0, NULL);
     int st = vk_check(ctx, vkEndCommandBuffer(ctx->cmd), "vkEndCommandBuffer");
     if (st == HB_OK)
         st = vk_check(ctx, vkResetFences(ctx->dev, 1, &ctx->fence), "vkResetFences");
@@ -224,8 +217,7 @@ int vk_cmd_end_submit(hb_ctx *ctx, double *ms, const char *what)
             r = vkGetQueryPoolResults(ctx->dev, ctx->timestamps, 0, 2, sizeof t, t, sizeof t[0],
                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
             if (r != VK_SUCCESS)
-                return vk_fail(ctx, HB_ERROR, "vkGetQueryPoolResults (%s): %s", what,
-                               vk_result_str(r));
+                return vk_fail(ctx, HB_ERROR, "vkGetQueryPoolResults (%s): %s", what, vk_result_str(r));
             *ms = (double)((t[1] - t[0]) & ctx->tick_mask) * ctx->ns_per_tick / 1e6;
         }
     }
@@ -290,8 +282,7 @@ int vk_download(hb_ctx *ctx, hb_buf *src, size_t off, void *dst, size_t bytes)
     return st;
 }
 
-int vk_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off,
-                   size_t bytes, double *device_ms)
+int vk_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off, size_t bytes, double *device_ms)
 {
     vk_validation_status(ctx);
     if (device_ms)
