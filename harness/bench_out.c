@@ -16,6 +16,11 @@ static const char *what_name(const struct bench_row *r)
     return r->what == BENCH_KERNEL ? "kernel" : r->what == BENCH_VENDOR ? "vendor" : "copy";
 }
 
+static const char *bench_op_name(const struct bench_row *r)
+{
+    return r->sgemm ? "sgemm" : r->what == BENCH_COPY ? "copy" : "reduce";
+}
+
 static FILE *open_out(const char *path, struct hb_err *err)
 {
     FILE *f = fopen(path, "w");
@@ -53,10 +58,7 @@ static void json_row(FILE *f, const struct bench_row *r)
     fputs(", \"device\": ", f);
     jsonl_string(f, r->device);
     fprintf(f, ", \"device_index\": %d, \"kind\": \"%s\", \"op\": \"%s\", \"n\": %ld", r->device_index, what_name(r),
-            r->sgemm                ? "sgemm"
-            : r->what == BENCH_COPY ? "copy"
-                                    : "reduce",
-            r->n);
+            bench_op_name(r), r->n);
     json_num(f, "ms", r->ms, "%.6g");
     json_num(f, r->sgemm ? "tflops" : "gbs", r->rate, "%.6g");
     json_num(f, r->sgemm ? "pct_vendor" : "pct_copy", r->pct_ruler, "%.4g");
@@ -128,11 +130,7 @@ int bench_write_csv(const char *path, const struct bench_row *rows, int n, struc
         csv_text(f, r->backend);
         fputc(',', f);
         csv_text(f, r->device);
-        fprintf(f, ",%d,%s,%s,%ld", r->device_index, what_name(r),
-                r->sgemm                ? "sgemm"
-                : r->what == BENCH_COPY ? "copy"
-                                        : "reduce",
-                r->n);
+        fprintf(f, ",%d,%s,%s,%ld", r->device_index, what_name(r), bench_op_name(r), r->n);
         csv_num(f, r->ms);
         csv_num(f, r->rate);
         fprintf(f, ",%s", r->sgemm ? "TFLOPS" : "GB/s");

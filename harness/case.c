@@ -50,15 +50,7 @@ int case_set_find(const struct case_set *set, const char *name)
 
 void case_set_push(struct case_set *set, const struct hb_case *c)
 {
-    if (set->n == set->cap) {
-        set->cap = set->cap ? set->cap * 2 : 64;
-        struct hb_case *grown = realloc(set->c, (size_t)set->cap * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "harness: out of memory\n");
-            exit(2);
-        }
-        set->c = grown;
-    }
+    set->c = xgrow(set->c, set->n, &set->cap, sizeof *set->c);
     set->c[set->n++] = *c;
     if ((size_t)set->n * 2 > set->index_cap)
         index_grow(set);

@@ -148,14 +148,11 @@ void html_figure(FILE *out, const struct rep_result *r, const struct run_header 
     html_text(out, r->device);
     fprintf(out, "), width %d<br>", r->width);
     caption_figures(out, r);
-    char *cmd = malloc(REP_PATH * 8);
-    if (cmd) {
-        rep_reproducer(r, h, cmd, REP_PATH * 8);
-        fputs("<br>rerun: <code>", out);
-        html_text(out, cmd);
-        fputs("</code>", out);
-        free(cmd);
-    }
+    char *cmd = rep_reproducer_text(r, h);
+    fputs("<br>rerun: <code>", out);
+    html_text(out, cmd);
+    fputs("</code>", out);
+    free(cmd);
     fputs("</figcaption></figure>\n", out);
 }
 

@@ -130,13 +130,10 @@ static void open_suite(struct junit *j, const struct rep_result *r, const struct
 /* The failure's body: the reproducer first, then where it ran and what the case was. */
 static void failure_body(FILE *f, const struct rep_result *r, const struct run_header *h)
 {
-    char *cmd = malloc(REP_PATH * 8);
-    if (cmd) {
-        rep_reproducer(r, h, cmd, REP_PATH * 8);
-        fputs("reproduce: ", f);
-        junit_text(f, cmd);
-        free(cmd);
-    }
+    char *cmd = rep_reproducer_text(r, h);
+    fputs("reproduce: ", f);
+    junit_text(f, cmd);
+    free(cmd);
     fputs("&#10;device: ", f);
     junit_text(f, r->device);
     fputs("&#10;driver: ", f);

@@ -13,15 +13,7 @@
 
 struct kern_desc *kern_set_push(struct kern_set *set)
 {
-    if (set->n == set->cap) {
-        set->cap = set->cap ? set->cap * 2 : 16;
-        struct kern_desc *grown = realloc(set->k, (size_t)set->cap * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "harness: out of memory\n");
-            exit(2);
-        }
-        set->k = grown;
-    }
+    set->k = xgrow(set->k, set->n, &set->cap, sizeof *set->k);
     struct kern_desc *k = &set->k[set->n++];
     memset(k, 0, sizeof *k);
     return k;
@@ -68,15 +60,7 @@ int kern_discover(const char *dir, struct kern_set *set, struct hb_err *err)
             while ((e = readdir(d))) {
                 size_t len = strlen(e->d_name);
                 if (len > 9 && !strcmp(e->d_name + len - 9, ".manifest")) {
-                    if (n == cap) {
-                        cap = cap ? cap * 2 : 16;
-                        char **grown = realloc(paths, (size_t)cap * sizeof *grown);
-                        if (!grown) {
-                            fprintf(stderr, "harness: out of memory\n");
-                            exit(2);
-                        }
-                        paths = grown;
-                    }
+                    paths = xgrow(paths, n, &cap, sizeof *paths);
                     paths[n++] = path_join(subdir, e->d_name);
                 }
             }

@@ -412,15 +412,7 @@ static void plan_width_groups(struct run_ctx *cx, const struct group *proto, str
         g.skip_racecheck = g.k && g.k->needs_racecheck && !plan_race_detector(o);
         if (g.skip_racecheck)
             g.n_cases = 0;
-        if (*n == *cap) {
-            *cap = *cap ? 2 * *cap : 64;
-            struct group *grown = realloc(*out, (size_t)*cap * sizeof *grown);
-            if (!grown) {
-                fprintf(stderr, "harness: out of memory\n");
-                exit(EXIT_USAGE);
-            }
-            *out = grown;
-        }
+        *out = xgrow(*out, *n, cap, sizeof **out);
         g.ordinal = *n, g.first_of_width = first;
         first = 0;
         (*out)[(*n)++] = g;

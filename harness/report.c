@@ -130,6 +130,13 @@ int rep_reproducer(const struct rep_result *r, const struct run_header *h, char 
     return at >= len;
 }
 
+char *rep_reproducer_text(const struct rep_result *r, const struct run_header *h)
+{
+    char *cmd = xcalloc(REP_PATH * 8, 1);
+    rep_reproducer(r, h, cmd, REP_PATH * 8);
+    return cmd;
+}
+
 static void write_failed(struct rep_sink *s, const char *what)
 {
     if (s->write_failed++)
@@ -168,15 +175,7 @@ int rep_open(struct rep_sink *s, const char *json_path, const char *junit_path, 
 void rep_add(struct rep_sink *s, const struct rep_result *r)
 {
     s->counts[r->verdict]++;
-    if (s->n == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 256;
-        struct rep_result *grown = realloc(s->all, (size_t)s->cap * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "harness: out of memory\n");
-            exit(2);
-        }
-        s->all = grown;
-    }
+    s->all = xgrow(s->all, s->n, &s->cap, sizeof *s->all);
     s->all[s->n++] = *r;
     errno = 0;
     if (s->json && !s->write_failed) {

@@ -77,6 +77,8 @@ void rep_result_id(const struct rep_result *r, char *buf, size_t len);
 /* One shell command that reruns exactly this result (h may be NULL: tier quick). Returns
  * 1 when buf was too small (cut, at a character boundary), else 0. */
 int rep_reproducer(const struct rep_result *r, const struct run_header *h, char *buf, size_t len);
+/* The same in a buffer of its own (room for every path the header holds), for free(). */
+char *rep_reproducer_text(const struct rep_result *r, const struct run_header *h);
 
 struct rep_sink {
     FILE *json;

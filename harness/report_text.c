@@ -114,14 +114,11 @@ void rep_print_line(FILE *out, const struct rep_result *r, const struct run_head
     rep_term(out, text);
     fputc('\n', out);
     if (verdict_fails_run(r->verdict)) {
-        char *cmd = malloc(REP_PATH * 8);
-        if (cmd) {
-            rep_reproducer(r, h, cmd, REP_PATH * 8);
-            fputs("          rerun: ", out);
-            rep_term(out, cmd);
-            fputc('\n', out);
-            free(cmd);
-        }
+        char *cmd = rep_reproducer_text(r, h);
+        fputs("          rerun: ", out);
+        rep_term(out, cmd);
+        fputc('\n', out);
+        free(cmd);
     }
 }
 

@@ -15,6 +15,7 @@
 #include "jsonl.h"
 #include "outputs.h"
 #include "runner.h"
+#include "text.h"
 
 /* Whether a kernel came from a --manifest file rather than the shipped kernels/ folder: its
  * reproducer then names the manifests. */
@@ -40,6 +41,15 @@ void run_fill_identity(struct rep_result *r, const struct group *g)
     r->user_manifest = g->k && run_user_kernel(g->k);
     r->width = g->width.width;
     r->op = g->k ? g->k->op : OP_SGEMM;
+}
+
+void run_group_row(struct rep_result *r, const struct group *g, enum hb_verdict verdict, const char *why)
+{
+    run_fill_identity(r, g);
+    r->group_row = 1;
+    snprintf(r->case_name, sizeof r->case_name, "*");
+    r->verdict = verdict;
+    txt_copy(r->why, sizeof r->why, why ? why : "");
 }
 
 void run_fill_case(struct rep_result *r, const struct hb_case *c)

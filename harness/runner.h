@@ -120,6 +120,8 @@ int plan_race_detector(const struct run_opts *o);
 
 /* A result row's identity and case fields, for every writer. */
 void run_fill_identity(struct rep_result *r, const struct group *g);
+/* A row for the whole group (case "*"): a verdict that is not any one case's. */
+void run_group_row(struct rep_result *r, const struct group *g, enum hb_verdict verdict, const char *why);
 void run_fill_case(struct rep_result *r, const struct hb_case *c);
 /* Adds one result to the reports and the run's figures, printing it when it is news. */
 void run_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_slot);

@@ -27,11 +27,7 @@ static int sched_by_cost(const void *a, const void *b)
 static void sched_skip_row(struct sup_group *sg, const char *why)
 {
     struct rep_result r;
-    run_fill_identity(&r, sg->g);
-    r.group_row = 1;
-    snprintf(r.case_name, sizeof r.case_name, "*");
-    r.verdict = V_SKIP;
-    snprintf(r.why, sizeof r.why, "%s", why);
+    run_group_row(&r, sg->g, V_SKIP, why);
     sup_push_row(sg, &r);
 }
 
@@ -138,11 +134,7 @@ static void sched_finish_stopped(struct sched *s)
         if (i == s->stopped_at && sg->state == SUP_FINISHED && sg->emitted == sg->n_rows)
             continue; /* the failure was its last row */
         struct rep_result r;
-        run_fill_identity(&r, sg->g);
-        r.group_row = 1;
-        snprintf(r.case_name, sizeof r.case_name, "*");
-        r.verdict = V_SKIP;
-        snprintf(r.why, sizeof r.why, "%s", why);
+        run_group_row(&r, sg->g, V_SKIP, why);
         rep_add(&s->cx->sink, &r);
         skipped++;
     }

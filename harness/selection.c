@@ -10,15 +10,7 @@
 
 static struct sel_id *sel_new(struct sel_set *s)
 {
-    if (s->n == s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 16;
-        struct sel_id *grown = realloc(s->ids, (size_t)s->cap * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "harness: out of memory\n");
-            exit(2);
-        }
-        s->ids = grown;
-    }
+    s->ids = xgrow(s->ids, s->n, &s->cap, sizeof *s->ids);
     struct sel_id *id = &s->ids[s->n++];
     memset(id, 0, sizeof *id);
     return id;

@@ -29,15 +29,7 @@ void sup_group_free(struct sup_group *s)
 
 void sup_push_row(struct sup_group *s, const struct rep_result *r)
 {
-    if (s->n_rows == s->cap_rows) {
-        s->cap_rows = s->cap_rows ? 2 * s->cap_rows : 16;
-        struct rep_result *grown = realloc(s->rows, (size_t)s->cap_rows * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "harness: out of memory\n");
-            exit(EXIT_USAGE);
-        }
-        s->rows = grown;
-    }
+    s->rows = xgrow(s->rows, s->n_rows, &s->cap_rows, sizeof *s->rows);
     s->rows[s->n_rows++] = *r;
     s->failing += verdict_fails_run(r->verdict);
 }
@@ -100,12 +92,8 @@ static void sup_result(struct run_ctx *cx, struct sup_group *s, const struct msg
 static void sup_child_group_row(struct sup_group *s, const struct msg *m)
 {
     struct rep_result r;
-    run_fill_identity(&r, s->g);
-    r.group_row = 1;
-    snprintf(r.case_name, sizeof r.case_name, "*");
-    r.verdict = m->r.verdict;
+    run_group_row(&r, s->g, m->r.verdict, m->r.why);
     r.cmp.classes = m->r.cmp.classes;
-    txt_copy(r.why, sizeof r.why, m->r.why);
     sup_push_row(s, &r);
     s->stop = 1;
 }
@@ -270,10 +258,7 @@ void sup_group_finish(struct run_ctx *cx, struct sup_group *s)
     if (!expected_bad || s->caught || !verdict_group_xpass(s->ran, s->passed) || sup_interrupted || cx->stopped)
         return;
     struct rep_result r;
-    run_fill_identity(&r, g);
-    r.group_row = 1;
-    snprintf(r.case_name, sizeof r.case_name, "*");
-    r.verdict = V_XPASS;
+    run_group_row(&r, g, V_XPASS, NULL);
     char wanted[128];
     class_names(g->k->expect, wanted, sizeof wanted);
     snprintf(r.why, sizeof r.why, "known-bad kernel passed every case at width %d: the harness missed %s",

@@ -31,6 +31,19 @@ void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+void *xgrow(void *p, int n, int *cap, size_t elem)
+{
+    if (n < *cap)
+        return p;
+    *cap = *cap ? 2 * *cap : 16;
+    void *grown = realloc(p, (size_t)*cap * elem);
+    if (!grown) {
+        fprintf(stderr, "harness: out of memory (%d x %zu bytes)\n", *cap, elem);
+        exit(2);
+    }
+    return grown;
+}
+
 char *xstrdup(const char *s)
 {
     char *p = strdup(s ? s : "");

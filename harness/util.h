@@ -13,8 +13,11 @@ struct hb_err {
 };
 void err_set(struct hb_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Allocation failures end the run with exit 2 and a message: nothing can be judged without memory. */
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
+/* p, room for n + 1 elements of elem bytes: doubles *cap (from 16) when n has reached it. */
+void *xgrow(void *p, int n, int *cap, size_t elem);
 double now_ms(void);
 
 /* Directory holding the running executable (build/: backends and kernel products), or

@@ -223,6 +223,15 @@ static void load(struct run_ctx *cx, struct run_opts *o, const char *dir, const 
     ck_assert_msg(plan_load(cx, &err) == 0, "%s", err.msg);
 }
 
+/* What load and a test made: the reports, the plan, the files. */
+static void unload(struct run_ctx *cx, struct run_opts *o, char *manifest, char *dir)
+{
+    rep_close(&cx->sink);
+    plan_free(cx);
+    free((char *)o->cases), free(manifest);
+    t_rmtree(dir);
+}
+
 /* A manifest for one CUDA kernel: the test reduction (tests/data/user_kernel, a block of 256
  * summing 1024 elements) or a shipped sgemm fault canary by its name. */
 static char *kernel_manifest(const char *dir, const char *name, const char *extra)
@@ -321,10 +330,7 @@ START_TEST(supervision_runs_every_case_of_a_correct_kernel)
     run_one_group(&cx, "my_reduce");
     ck_assert_int_eq(cx.sink.n, 5);
     ck_assert_int_eq(cx.sink.counts[V_PASS], 5);
-    rep_close(&cx.sink);
-    plan_free(&cx);
-    free((char *)o.cases), free(manifest);
-    t_rmtree(dir);
+    unload(&cx, &o, manifest, dir);
 }
 END_TEST
 
@@ -343,10 +349,7 @@ START_TEST(supervision_contains_a_crash_and_goes_on)
         ck_assert_int_eq(cx.sink.all[i].verdict, V_ERROR);
         ck_assert(cx.sink.all[i].cmp.classes & CLS_CRASH);
     }
-    rep_close(&cx.sink);
-    plan_free(&cx);
-    free((char *)o.cases), free(manifest);
-    t_rmtree(dir);
+    unload(&cx, &o, manifest, dir);
 }
 END_TEST
 
@@ -362,10 +365,7 @@ START_TEST(supervision_kills_a_hang_after_the_timeout)
     ck_assert_int_le(time(NULL) - t0, 10);
     ck_assert_int_eq(cx.sink.n, 1);
     ck_assert(cx.sink.all[0].cmp.classes & CLS_TIMEOUT);
-    rep_close(&cx.sink);
-    plan_free(&cx);
-    free((char *)o.cases), free(manifest);
-    t_rmtree(dir);
+    unload(&cx, &o, manifest, dir);
 }
 END_TEST
 
