@@ -7,15 +7,9 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_fixture.h"
 #include "guard.h"
 #include "tutil.h"
-
-static float from_bits(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, sizeof f);
-    return f;
-}
 
 START_TEST(nan_results_are_counted_by_the_pattern_they_carry)
 {
