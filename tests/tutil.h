@@ -1,6 +1,6 @@
 /* tutil.h: what every unit test shares: a scratch folder per test, writing files into it,
- * and the Check runner main. Header-only so each suite stays one file plus this; no
- * assertions of its own. */
+ * and the Check runner main. Header-only so each suite stays one file plus this (and a
+ * fixture header where two files of one module share setup); no assertions of its own. */
 #ifndef HB_TUTIL_H
 #define HB_TUTIL_H
 
