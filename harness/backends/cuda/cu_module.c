@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cu_internal.h"
+#include "entry_name.h"
 #include "rtc.h"
 
 /* libstdc++'s demangler, C-callable: kernels found by enumeration have mangled names. */
@@ -211,22 +212,6 @@ static int cu_nvcc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, const
     return rc ? HB_ERROR : HB_OK;
 }
 
-/* "gemm<128, 128, 8, 8, 8>(int, int)" -> "gemm<128,128,8,8,8>": the name as written, with no
- * parameter list and no spaces, so entries and demangled names compare. */
-static void cu_plain_name(const char *in, char *out, size_t len)
-{
-    size_t n = 0;
-    int depth = 0;
-    for (const char *p = in; *p && n + 1 < len; p++) {
-        if (*p == '(' && depth == 0)
-            break;
-        depth += *p == '<' ? 1 : *p == '>' ? -1 : 0;
-        if (*p != ' ')
-            out[n++] = *p;
-    }
-    out[n] = 0;
-}
-
 /* The entry by its name as written, looking through every kernel of the library when it is not
  * an extern "C" symbol; on failure ctx->err lists what the library holds. */
 static int cu_find_entry(hb_ctx *ctx, hb_kern *k, const char *entry, const char *lowered)
@@ -240,14 +225,14 @@ static int cu_find_entry(hb_ctx *ctx, hb_kern *k, const char *entry, const char 
         cudaLibraryEnumerateKernels(all, count, k->lib) != cudaSuccess)
         count = 0;
     char want[512], have[512], list[400] = "";
-    cu_plain_name(entry, want, sizeof want);
+    entry_plain_name(entry, want, sizeof want);
     for (unsigned i = 0; i < count; i++) {
         const char *name = NULL;
         if (cudaFuncGetName(&name, (const void *)all[i]) != cudaSuccess || !name)
             continue;
         int status = -1;
         char *readable = __cxa_demangle(name, NULL, NULL, &status);
-        cu_plain_name(status == 0 ? readable : name, have, sizeof have);
+        entry_plain_name(status == 0 ? readable : name, have, sizeof have);
         free(readable);
         if (!strcmp(have, want)) {
             k->fn = all[i];

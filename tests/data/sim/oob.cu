@@ -58,7 +58,11 @@ __global__ void oob_read_only(const float *A, const float *B, float *C, int M, i
         next = A[(size_t)row * K + k + 1];
         acc = fmaf(a, B[(size_t)k * N + col], acc);
     }
-    asm volatile("" : : "x"(next)); /* keeps the last load, emits nothing */
+#ifdef __CUDA_ARCH__ /* keeps the last load, emits nothing: PTX and x86 name a float register differently */
+    asm volatile("" : : "f"(next));
+#else
+    asm volatile("" : : "x"(next));
+#endif
     C[(size_t)row * N + col] = acc;
 }
 
