@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "merge.h"
+#include "ref.h"
 #include "run.h"
 #include "shard.h"
 #include "util.h"
@@ -74,6 +76,11 @@ static int dispatch(int argc, char **argv, int full_argc, char **full_argv)
 
 int main(int argc, char **argv)
 {
+    /* Before anything runs: OpenBLAS picks its kernels when it loads, so a better core than
+     * its fallback takes a fresh start (the variable set, no second one). */
+    const char *core = ref_better_core();
+    if (core && !setenv("OPENBLAS_CORETYPE", core, 1))
+        execv("/proc/self/exe", argv); /* on failure: go on with the slow kernels */
     if (argc < 2) {
         fputs(usage, stderr);
         return EXIT_USAGE;

@@ -181,9 +181,10 @@ int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *er
     *no_device = 0;
     for (int b = 0; b < o->n_backends; b++)
         if (!ldr_is_known(o->backends[b])) {
-            char list[256] = "";
+            char list[LDR_MAX * (sizeof names[0] + 2)] = "";
+            size_t used = 0;
             for (int i = 0; i < n; i++)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", names[i]);
             err_set(err, "unknown backend '%s' (known: %s)", o->backends[b], list);
             return -1;
         }

@@ -300,3 +300,19 @@ void ref_reduce_free(struct ref_reduce *r)
 }
 
 const char *ref_library(void) { return openblas_get_config(); }
+
+const char *ref_core_for(const char *chosen, const char *corename, int avx512, int avx2_fma)
+{
+    if ((chosen && *chosen) || !corename || strcmp(corename, "Prescott"))
+        return NULL;
+    return avx512 ? "SkylakeX" : avx2_fma ? "Haswell" : NULL;
+}
+
+const char *ref_better_core(void)
+{
+    __builtin_cpu_init();
+    int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                 __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    int avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return ref_core_for(getenv("OPENBLAS_CORETYPE"), openblas_get_corename(), avx512, avx2_fma);
+}

@@ -55,4 +55,12 @@ void ref_reduce_free(struct ref_reduce *r);
 /* OpenBLAS's build description, for reports ("OpenBLAS 0.3.21 ..."). */
 const char *ref_library(void);
 
+/* OpenBLAS's DYNAMIC_ARCH builds fall back to their Prescott (SSE3) kernels on a CPU newer
+ * than they know (Debian 12's 0.3.21 on the H200's host: float64 references several times
+ * slower). The core to ask for instead (OPENBLAS_CORETYPE, read when the library loads), or
+ * NULL: when the user chose one, when OpenBLAS did not fall back, or when the CPU has
+ * neither AVX-512 nor AVX2 with FMA. ref_core_for decides from the given facts. */
+const char *ref_better_core(void);
+const char *ref_core_for(const char *chosen, const char *corename, int avx512, int avx2_fma);
+
 #endif

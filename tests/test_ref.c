@@ -271,6 +271,19 @@ START_TEST(library_names_openblas)
 }
 END_TEST
 
+/* Only OpenBLAS's fallback is replaced, only by what the CPU runs, never over the user's choice. */
+START_TEST(better_core_only_replaces_the_prescott_fallback)
+{
+    ck_assert_str_eq(ref_core_for(NULL, "Prescott", 1, 1), "SkylakeX");
+    ck_assert_str_eq(ref_core_for("", "Prescott", 0, 1), "Haswell");
+    ck_assert_ptr_null(ref_core_for(NULL, "Prescott", 0, 0));
+    ck_assert_ptr_null(ref_core_for("Prescott", "Prescott", 1, 1));
+    ck_assert_ptr_null(ref_core_for(NULL, "SkylakeX", 1, 1));
+    ck_assert_ptr_null(ref_core_for(NULL, "Haswell", 1, 1));
+    ck_assert_ptr_null(ref_core_for(NULL, NULL, 1, 1));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ref");
@@ -293,6 +306,7 @@ static Suite *suite(void)
     tcase_add_test(rd, reduce_flush_counts_subnormals_per_block);
     tcase_add_test(rd, reduce_spread_and_exactness_per_block);
     tcase_add_test(rd, library_names_openblas);
+    tcase_add_test(rd, better_core_only_replaces_the_prescott_fallback);
     suite_add_tcase(s, rd);
     return s;
 }

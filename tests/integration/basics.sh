@@ -212,3 +212,15 @@ if [ -n "$(device_count sim)" ]; then
     json_check "M = 0 and N = 0 are not launched, and pass with C untouched" "$T/empty.jsonl" \
         'len(recs) == 2 and all(r["verdict"] == "PASS" and r["threads"] == 0 and "not launched" in r["why"] for r in recs)'
 fi
+
+if [ -n "$(device_count sim)" ]; then
+    echo "integration: OpenBLAS's kernels: its fallback replaced, the user's choice kept (ref.c)"
+    for core in Prescott Haswell; do
+        OPENBLAS_CORETYPE=$core "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case edge_15x16x17 >"$T/out" 2>&1
+        if grep -q "^harness: .*DYNAMIC_ARCH.* $core " "$T/out"; then ok "OPENBLAS_CORETYPE=$core is kept"; else bad "OPENBLAS_CORETYPE=$core is kept" "$T/out"; fi
+    done
+    if grep -qw avx2 /proc/cpuinfo; then
+        env -u OPENBLAS_CORETYPE "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case edge_15x16x17 >"$T/out" 2>&1
+        if grep "^harness: " "$T/out" | grep -qv " Prescott "; then ok "no Prescott fallback on an AVX2 CPU"; else bad "no Prescott fallback on an AVX2 CPU" "$T/out"; fi
+    fi
+fi
