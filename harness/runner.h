@@ -177,7 +177,8 @@ void prog_end(void);
 
 /* sanitize.c. san_exec replaces a forked child with the sanitized harness; never returns.
  * san_findings reads the tool's summary from its log ("RACECHECK SUMMARY: N hazards",
- * "ERROR SUMMARY: N errors"): N, or -1 when there is none. */
+ * "ERROR SUMMARY: N errors") and, when N > 0, its first report (kind, where, which thread):
+ * N, or -1 when there is none. */
 void san_exec(const struct run_ctx *cx, const struct group *g, int start, int fd, const char *log);
 long san_findings(const char *log, char *summary, size_t len);
 

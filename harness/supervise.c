@@ -225,7 +225,7 @@ int sup_worker_lost(struct run_ctx *cx, struct sup_group *s, struct sup_worker *
 static void sup_sanitizer_row(struct run_ctx *cx, struct sup_group *s, const char *log)
 {
     const struct group *g = s->g;
-    char summary[256];
+    char summary[768];
     long findings = san_findings(log, summary, sizeof summary);
     if (!findings)
         return;
@@ -237,7 +237,7 @@ static void sup_sanitizer_row(struct run_ctx *cx, struct sup_group *s, const cha
     char verdict_why[256];
     r.verdict = verdict_case(&r.cmp, kern_expected_bad(g->k, g->width.width), g->k->expect, 0, NULL, verdict_why,
                              sizeof verdict_why);
-    snprintf(r.why, sizeof r.why, "compute-sanitizer %s: %.120s; %.100s", cx->o->sanitize,
+    snprintf(r.why, sizeof r.why, "compute-sanitizer %s: %.700s; %.100s", cx->o->sanitize,
              findings < 0 ? "no summary in its log" : summary, verdict_why);
     sup_push_row(s, &r);
     s->caught |= r.verdict == V_XFAIL;

@@ -79,14 +79,33 @@ else
     echo "integration: --sanitize gives each group its own tool process (a stand-in for compute-sanitizer)"
     cat >"$T/compute-sanitizer" <<'SH'
 #!/bin/sh
-# compute-sanitizer's command line (--tool T --log-file L --print-limit N EXE ARGS...), its
-# summary line in the log: one error for fault_oob, none otherwise.
+# compute-sanitizer's command line (--tool T --log-file L --print-limit N --report-api-errors no
+# EXE ARGS...), its report and summary line in the log: one error for fault_oob, none otherwise.
 log=$4
-shift 6
+api=1
+[ "$7 $8" = "--report-api-errors no" ] && api=0
+shift 8
 "$@"
 rc=$?
-case "$*" in *:cuda/fault_oob:*) n=1 ;; *) n=0 ;; esac
-echo "========= ERROR SUMMARY: $n errors" >"$log"
+echo "========= COMPUTE-SANITIZER" >"$log"
+[ $api = 1 ] && echo "========= Program hit cudaErrorInvalidValue (error 1) on CUDA API call to cudaFuncGetParamInfo." >>"$log"
+case "$*" in
+*:cuda/fault_oob:*)
+    n=1
+    cat >>"$log" <<'LOG'
+========= Invalid __global__ write of size 4 bytes
+=========     at fault_oob+0x1b0 in /src/kernels/cuda/fault_oob.cu:21
+=========     by thread (3,0,0) in block (0,0,0)
+=========     Address 0x7f00a0001040 is out of bounds
+=========     and is 64 bytes after the nearest allocation at 0x7f00a0000000 of size 4096 bytes
+=========
+========= Invalid __global__ write of size 4 bytes
+=========     at fault_oob+0x1b0 in /src/kernels/cuda/fault_oob.cu:21
+LOG
+    ;;
+*) n=0 ;;
+esac
+echo "========= ERROR SUMMARY: $((n + api)) errors" >>"$log"
 exit $rc
 SH
     chmod +x "$T/compute-sanitizer"
@@ -94,6 +113,8 @@ SH
         --kernel 'cuda/sgemm_naive,cuda/fault_oob' --case 'edge_1x2x3,edge_15x16x17' --json "$T/san.jsonl" --quiet >"$T/out" 2>&1
     json_check "... every case gets its row, and the tool's findings are one more" "$T/san.jsonl" \
         "[r['verdict'] for r in find(kernel='sgemm_naive')] == ['PASS'] * 2 and any(r['case'] == 'memcheck' and 'ERROR SUMMARY: 1 errors' in r['why'] for r in find(kernel='fault_oob'))"
+    json_check "... with the tool's first report: what, where and which thread" "$T/san.jsonl" \
+        "[('first: Invalid __global__ write of size 4 bytes; at fault_oob+0x1b0 in /src/kernels/cuda/fault_oob.cu:21; by thread (3,0,0) in block (0,0,0); Address 0x7f00a0001040 is out of bounds;' in r['why'], 'nearest allocation' in r['why']) for r in find(kernel='fault_oob', case='memcheck')] == [(True, False)]"
 
     echo "integration: runaway processes (a slow compile, SIGKILL during a hang, SIGTERM to --devices all)"
     mkdir -p "$T/slowc"
