@@ -4,6 +4,7 @@
 #include <string.h>
 
 static size_t band = GRD_BYTES;
+static int exact;
 
 int grd_set_band(size_t bytes)
 {
@@ -15,7 +16,12 @@ int grd_set_band(size_t bytes)
 
 size_t grd_band(void) { return band; }
 
-static size_t padded(size_t data_bytes) { return (data_bytes + GRD_BYTES - 1) / GRD_BYTES * GRD_BYTES; }
+void grd_set_exact(void) { band = 0, exact = 1; }
+
+static size_t padded(size_t data_bytes)
+{
+    return exact ? data_bytes : (data_bytes + GRD_BYTES - 1) / GRD_BYTES * GRD_BYTES;
+}
 
 size_t grd_image_bytes(size_t data_bytes) { return 2 * band + padded(data_bytes); }
 

@@ -26,6 +26,10 @@
  * multiple of GRD_BYTES up to GRD_MAX_BYTES; 0 when it is not. */
 int grd_set_band(size_t bytes);
 size_t grd_band(void);
+/* No band and no padding, for the whole process: every buffer's allocation is exactly its
+ * data, so a tool that checks accesses against allocations (compute-sanitizer) sees every
+ * access outside it. The bands then check nothing. */
+void grd_set_exact(void);
 /* Bytes of the whole image for `data_bytes` of data; the data starts at grd_band(). */
 size_t grd_image_bytes(size_t data_bytes);
 /* Fills guards and padding; copies `data` in, or fills the data with poison when NULL. */

@@ -197,6 +197,25 @@ START_TEST(a_wider_band_reaches_further)
 }
 END_TEST
 
+/* Under compute-sanitizer: the image is the data alone, so the allocation ends where it does. */
+START_TEST(exact_images_are_the_data_alone)
+{
+    grd_set_exact();
+    ck_assert_uint_eq(grd_band(), 0);
+    ck_assert_uint_eq(grd_image_bytes(4100), 4100);
+    ck_assert_uint_eq(grd_image_bytes(0), 0);
+    float data[3] = {1, 2, 3}, img[3] = {0};
+    grd_fill(img, sizeof data, data);
+    ck_assert_mem_eq(img, data, sizeof data);
+    long off;
+    ck_assert_int_eq(grd_check(img, sizeof data, &off), 0);
+    grd_fill(img, sizeof img, NULL);
+    uint32_t bits;
+    memcpy(&bits, &img[2], 4);
+    ck_assert_uint_eq(bits, GRD_POISON_BITS);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("guard");
@@ -214,6 +233,7 @@ static Suite *suite(void)
     tcase_add_test(t, guard_bytes_hold_the_guard_pattern);
     tcase_add_test(t, guard_pattern_does_not_survive_arithmetic);
     tcase_add_test(t, a_wider_band_reaches_further);
+    tcase_add_test(t, exact_images_are_the_data_alone); /* last: exact mode stays on */
     suite_add_tcase(s, t);
     return s;
 }
