@@ -83,7 +83,8 @@ long san_findings(const char *log, char *summary, size_t len)
     int details = -1;
     while (fgets(line, sizeof line, f)) {
         const char *at = strstr(line, "RACECHECK SUMMARY: ");
-        if (!at)
+        /* "ERROR SUMMARY: 108 errors were not printed", after the total, is not the total. */
+        if (!at && !strstr(line, "were not printed"))
             at = strstr(line, "ERROR SUMMARY: ");
         if (!at) {
             if (line[0] == '=')

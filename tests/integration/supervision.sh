@@ -106,6 +106,7 @@ LOG
 *) n=0 ;;
 esac
 echo "========= ERROR SUMMARY: $((n + api)) errors" >>"$log"
+[ $n = 1 ] && echo "========= ERROR SUMMARY: 0 errors were not printed. Use --print-limit option to adjust the number of printed errors" >>"$log"
 exit $rc
 SH
     chmod +x "$T/compute-sanitizer"
