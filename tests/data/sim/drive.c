@@ -78,6 +78,48 @@ static void fault_line(const char *what, const struct hb_fault *f)
            f->thread[2]);
 }
 
+/* A, B and C between guard bands, filled with small integers, uploaded whole. */
+static int stage(const struct hb_backend *be, hb_ctx *ctx, const struct opts *o, struct hb_args *a,
+                 float *host[3], unsigned char *imgs[3], size_t totals[3])
+{
+    size_t n[3] = {(size_t)o->m * o->k, (size_t)o->k * o->n, (size_t)o->m * o->n};
+    uint32_t guard = 0x7fc0deadu;
+    for (int i = 0; i < 3; i++) {
+        size_t bytes = n[i] * 4, total = 2 * GUARD + (bytes + GUARD - 1) / GUARD * GUARD;
+        unsigned char *img = imgs[i] = malloc(total);
+        totals[i] = total;
+        for (size_t j = 0; j < total; j += 4)
+            memcpy(img + j, &guard, 4);
+        host[i] = (float *)(img + GUARD);
+        for (size_t j = 0; j < n[i]; j++)
+            host[i][j] = (float)((j * 7 + (size_t)i * 3) % 11) - 5.0f;
+        if (be->alloc(ctx, total, &a->bufs[i]) != HB_OK || be->upload(ctx, a->bufs[i], 0, img, total) != HB_OK)
+            return 1;
+        a->offsets[i] = GUARD, a->bytes[i] = bytes;
+    }
+    return 0;
+}
+
+/* C against alpha A B + beta C0 in double. */
+static void check(const struct hb_backend *be, hb_ctx *ctx, const struct opts *o, const struct hb_args *a,
+                  float *host[3])
+{
+    float *c = malloc((size_t)o->m * o->n * 4 + 1);
+    be->download(ctx, a->bufs[2], GUARD, c, (size_t)o->m * o->n * 4);
+    double worst = 0;
+    for (int i = 0; i < o->m; i++)
+        for (int j = 0; j < o->n; j++) {
+            double ref = 0;
+            for (int p = 0; p < o->k; p++)
+                ref += (double)host[0][i * o->k + p] * host[1][p * o->n + j];
+            ref = a->floats[0] * ref + a->floats[1] * host[2][i * o->n + j];
+            double e = fabs(ref - c[i * o->n + j]);
+            worst = e > worst || e != e ? e : worst;
+        }
+    printf("result: %s max_abs_err=%g\n", worst < 1e-3 ? "right" : "wrong", worst);
+    free(c);
+}
+
 int main(int argc, char **argv)
 {
     struct opts o;
@@ -113,24 +155,11 @@ int main(int argc, char **argv)
     printf("load: rc=%d msg=%s\n", rc, rc == HB_OK ? be->kernel_origin(ctx, k) : be->last_error(ctx));
     if (rc != HB_OK)
         return 1;
-    size_t n[3] = {(size_t)o.m * o.k, (size_t)o.k * o.n, (size_t)o.m * o.n};
     float *host[3];
     unsigned char *imgs[3];
     size_t totals[3];
-    uint32_t guard = 0x7fc0deadu;
-    for (int i = 0; i < 3; i++) {
-        size_t bytes = n[i] * 4, total = 2 * GUARD + (bytes + GUARD - 1) / GUARD * GUARD;
-        unsigned char *img = imgs[i] = malloc(total);
-        totals[i] = total;
-        for (size_t j = 0; j < total; j += 4)
-            memcpy(img + j, &guard, 4);
-        host[i] = (float *)(img + GUARD);
-        for (size_t j = 0; j < n[i]; j++)
-            host[i][j] = (float)((j * 7 + (size_t)i * 3) % 11) - 5.0f;
-        if (be->alloc(ctx, total, &a.bufs[i]) != HB_OK || be->upload(ctx, a.bufs[i], 0, img, total) != HB_OK)
-            return 1;
-        a.offsets[i] = GUARD, a.bytes[i] = bytes;
-    }
+    if (stage(be, ctx, &o, &a, host, imgs, totals))
+        return 1;
     a.n_bufs = 3, a.n_ints = 3, a.n_floats = 2;
     a.ints[0] = o.m, a.ints[1] = o.n, a.ints[2] = o.k;
     a.floats[0] = o.params && strstr(o.params, "alpha") ? 1.5f : 1.0f;
@@ -150,24 +179,11 @@ int main(int argc, char **argv)
             printf("faults: not reported\n");
         }
     }
-    float *c = malloc(n[2] * 4 + 1);
-    be->download(ctx, a.bufs[2], GUARD, c, n[2] * 4);
-    double worst = 0;
-    for (int i = 0; i < o.m; i++)
-        for (int j = 0; j < o.n; j++) {
-            double ref = 0;
-            for (int p = 0; p < o.k; p++)
-                ref += (double)host[0][i * o.k + p] * host[1][p * o.n + j];
-            ref = a.floats[0] * ref + a.floats[1] * host[2][i * o.n + j];
-            double e = fabs(ref - c[i * o.n + j]);
-            worst = e > worst || e != e ? e : worst;
-        }
-    printf("result: %s max_abs_err=%g\n", worst < 1e-3 ? "right" : "wrong", worst);
+    check(be, ctx, &o, &a, host);
     for (int i = 0; i < 3; i++) {
         be->release(ctx, a.bufs[i]);
         free(imgs[i]);
     }
-    free(c);
     be->unload(ctx, k);
     be->close(ctx);
     return 0;
