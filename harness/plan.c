@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "guard.h"
+#include "ref.h"
 #include "runner.h"
 
 int plan_lang_listed(const char *langs, const char *lang)
@@ -291,15 +292,16 @@ void plan_prepare(struct run_ctx *cx, int jobs)
     /* Largest first, so no thread is left with a big case at the end. */
     qsort_r(pool.order, (size_t)pool.n, sizeof *pool.order, plan_by_cost, cx);
     pthread_t threads[64];
-    int started = 0;
-    /* OpenBLAS keeps its own thread count: its float sgemm (the reference for ULP figures)
-     * splits long sums by thread, so one thread per call would change those figures. */
+    int started = 0, blas = ref_blas_threads();
+    int callers = jobs < 64 ? jobs : 64;
+    ref_set_blas_threads(ref_blas_threads_for(callers < pool.n ? callers : pool.n, blas));
     for (; started < jobs - 1 && started < 64 && started < pool.n - 1; started++)
         if (pthread_create(&threads[started], NULL, plan_prepare_thread, &pool))
             break;
     plan_prepare_thread(&pool);
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
+    ref_set_blas_threads(blas);
     free(pool.order);
 }
 

@@ -316,3 +316,9 @@ const char *ref_better_core(void)
     int avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     return ref_core_for(getenv("OPENBLAS_CORETYPE"), openblas_get_corename(), avx512, avx2_fma);
 }
+
+int ref_blas_threads_for(int callers, int current) { return callers > 1 && current > 4 ? 4 : current; }
+
+int ref_blas_threads(void) { return openblas_get_num_threads(); }
+
+void ref_set_blas_threads(int n) { openblas_set_num_threads(n); }

@@ -61,6 +61,15 @@ const char *ref_library(void);
  * NULL: when the user chose one, when OpenBLAS did not fall back, or when the CPU has
  * neither AVX-512 nor AVX2 with FMA. ref_core_for decides from the given facts. */
 const char *ref_better_core(void);
+
+/* OpenBLAS threads per call while `callers` threads call it at once, from its current count:
+ * at most 4 with several callers (more oversubscribe the cores: on the H200's 16-core host the
+ * standard tier's references took 3.7 s at 16 per call, 2.0 s at 4), and never 1 unless it is
+ * 1 already (one thread sums long K in another order: the float reference, and with it the
+ * ULP figures, would change; any two or more give the same bits). */
+int ref_blas_threads_for(int callers, int current);
+int ref_blas_threads(void);
+void ref_set_blas_threads(int n);
 const char *ref_core_for(const char *chosen, const char *corename, int avx512, int avx2_fma);
 
 #endif

@@ -284,6 +284,23 @@ START_TEST(better_core_only_replaces_the_prescott_fallback)
 }
 END_TEST
 
+/* Several callers: at most 4 OpenBLAS threads each, never down to 1 (that changes the bits). */
+START_TEST(blas_threads_shrink_for_several_callers_but_not_to_one)
+{
+    ck_assert_int_eq(ref_blas_threads_for(16, 16), 4);
+    ck_assert_int_eq(ref_blas_threads_for(2, 64), 4);
+    ck_assert_int_eq(ref_blas_threads_for(16, 3), 3);
+    ck_assert_int_eq(ref_blas_threads_for(16, 2), 2);
+    ck_assert_int_eq(ref_blas_threads_for(16, 1), 1);
+    ck_assert_int_eq(ref_blas_threads_for(1, 16), 16);
+    int was = ref_blas_threads();
+    ref_set_blas_threads(1);
+    ck_assert_int_eq(ref_blas_threads(), 1);
+    ref_set_blas_threads(was);
+    ck_assert_int_eq(ref_blas_threads(), was);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ref");
@@ -307,6 +324,7 @@ static Suite *suite(void)
     tcase_add_test(rd, reduce_spread_and_exactness_per_block);
     tcase_add_test(rd, library_names_openblas);
     tcase_add_test(rd, better_core_only_replaces_the_prescott_fallback);
+    tcase_add_test(rd, blas_threads_shrink_for_several_callers_but_not_to_one);
     suite_add_tcase(s, rd);
     return s;
 }
