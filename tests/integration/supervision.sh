@@ -46,6 +46,14 @@ else
         bad "no status line when stdout is not a terminal" "$T/plain.out"
     fi
 
+    echo "integration: a canary caught by an API error (a GPU's crash) ends its group, as a crash does"
+    sed -e 's/^note   = float4 load from A + 1/expect = api-error/' -e "s|^source = oob.cu|source = $(pwd)/tests/data/sim/oob.cu|" \
+        tests/data/sim/oob.manifest >"$T/apierr.manifest"
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$T/apierr.manifest" \
+        --kernel 'cuda/misaligned_vec' --case 'edge_1x2x3,edge_15x16x17,edge_31x32x33' --json "$T/apierr.jsonl" --quiet >"$T/out" 2>&1
+    json_check "... one XFAIL, not one new worker per case" "$T/apierr.jsonl" \
+        "[(r['case'], r['verdict']) for r in recs] == [('edge_1x2x3', 'XFAIL')] and 'api-error' in recs[0]['classes']"
+
     echo "integration: hostile kernels (junk on the pipe and inherited descriptors, forks, crash output)"
     HM=tests/data/hostile/hostile.manifest
     export XDG_CACHE_HOME="$T/cache"
