@@ -110,6 +110,8 @@ else
         'find(kernel="feature_sgemm") and all(r["verdict"] == "PASS" for r in find(kernel="feature_sgemm"))'
     json_check "a template-id entry (op ABI) passes" "$T/feat.jsonl" \
         'find(kernel="sgemm_tmpl") and all(r["verdict"] == "PASS" for r in find(kernel="sgemm_tmpl"))'
+    json_check "every spelling of nvcc's #pragma unroll builds for g++ and passes" "$T/feat.jsonl" \
+        'find(kernel="unroll_sgemm") and all(r["verdict"] == "PASS" for r in find(kernel="unroll_sgemm"))'
     expect_exit 1 "users' kernels that do not build fail the run" -- env XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 \
         --only-manifest --manifest "$S/broken.manifest" --case 'edge_15*' --json "$T/brk.jsonl"
     json_check "a compile error is an ERROR with its line and log" "$T/brk.jsonl" \

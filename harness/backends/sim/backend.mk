@@ -6,13 +6,15 @@
 SIM_DIR  := harness/backends/sim
 SIM_CXX  := $(shell command -v g++ 2>/dev/null)
 SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_warp.c sim_call.c \
-              sim_check.c sim_load.c sim_build.c sim_elf.c sim_why.c) harness/backends/common/rtc.c
+              sim_check.c sim_load.c sim_build.c sim_elf.c sim_why.c sim_unroll.c) harness/backends/common/rtc.c
 # The device side, compiled into every kernel, and the runtime's own headers.
 SIM_PRELUDE := $(addprefix $(SIM_DIR)/,sim_abi.h sim_prelude.h sim_hooks.h sim_atomic.h \
                  sim_math.h sim_vec.h sim_half.h sim_cg.h sim_wrap.cc) \
                $(wildcard $(SIM_DIR)/include/*.h $(SIM_DIR)/include/*/*.h)
-SIM_HDRS := $(SIM_PRELUDE) $(addprefix $(SIM_DIR)/,sim_sched.h sim_lanes.h sim_internal.h sim_build.h)
-# #pragma unroll is CUDA's, unknown to g++: the only warning kernels may raise. TSan's
+SIM_HDRS := $(SIM_PRELUDE) $(addprefix $(SIM_DIR)/,sim_sched.h sim_lanes.h sim_internal.h sim_build.h sim_unroll.h)
+# Rewrites nvcc's unroll pragmas for g++ in a preprocessed source, as run-time builds do.
+SIM_UNROLL := $(BUILD)/backends/sim-unroll
+# Pragmas for other compilers are not g++'s business (CUDA's unroll is rewritten). TSan's
 # instrumentation without its runtime lets the prelude see every access (sim_hooks.h);
 # -z defs turns any hook it lacks into a build failure (a SKIP), not a dlopen error. Shipped
 # kernels add -Werror; users' kernels are built without it (their warnings stay in the log).
@@ -37,7 +39,7 @@ SIM_KSO  := $(patsubst kernels/cuda/%.cu,$(BUILD)/kernels/sim/cuda/%.so,$(SIM_CU
 ifeq ($(SIM_CXX),)
 BACKEND_NOTES += sim:skipped(g++-not-found)
 else
-BACKEND_TARGETS += $(BUILD)/backends/hb_sim.so $(SIM_KSO)
+BACKEND_TARGETS += $(BUILD)/backends/hb_sim.so $(SIM_UNROLL) $(SIM_KSO)
 BACKEND_NOTES += sim:built
 
 $(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/backend.h \
@@ -45,18 +47,24 @@ $(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/backend.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
 
+$(SIM_UNROLL): $(SIM_DIR)/sim_unroll.c $(SIM_DIR)/sim_unroll_main.c $(SIM_DIR)/sim_unroll.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HB_CFLAGS) $(filter %.c,$^) -o $@
+
 # $(1) product folder, $(2) source folder, $(3) extension, $(4) runtime header, $(5) flags.
+# Preprocessed, unroll pragmas rewritten, compiled: the steps of a run-time build (sim_build.c).
 # On failure the target becomes "sim-unsupported: <first error line>" and the full log
 # stays next to it, so the next make retries only when the source or prelude changes.
 define SIM_KERNEL_RULE
-$(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE)
+$(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE) $(SIM_UNROLL)
 	@mkdir -p $$(dir $$@)
 	@if $(SIM_CXX) $(SIM_KFLAGS) $(SIM_KWERROR) -include $(abspath $(SIM_DIR)/include/$(4)) $(5) \
-	        $$< -c -o $$@.o 2> $$@.log && \
+	        $$< -E -o $$@.ii 2> $$@.log && $(SIM_UNROLL) < $$@.ii > $$@.unrolled.ii && \
+	    $(SIM_CXX) $(SIM_KFLAGS) $(SIM_KWERROR) -x c++-cpp-output $$@.unrolled.ii -c -o $$@.o 2>> $$@.log && \
 	    $(SIM_CXX) $(SIM_KLINK) $$@.o -o $$@.tmp 2>> $$@.log; then \
-	    rm -f $$@.o; mv $$@.tmp $$@; echo "sim: built $$@"; \
+	    rm -f $$@.o $$@.ii $$@.unrolled.ii; mv $$@.tmp $$@; echo "sim: built $$@"; \
 	else \
-	    rm -f $$@.tmp $$@.o; \
+	    rm -f $$@.tmp $$@.o $$@.ii $$@.unrolled.ii; \
 	    { printf 'sim-unsupported: '; grep -m1 -E 'error|undefined' $$@.log || head -n1 $$@.log; } > $$@; \
 	    echo "sim: $$< does not build for the emulator: $$$$(tail -c +18 $$@) (log: $$@.log)"; \
 	fi

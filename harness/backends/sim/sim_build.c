@@ -11,18 +11,28 @@
 
 #include "rtc.h"
 #include "sim_build.h"
+#include "sim_unroll.h"
 
 #define SIM_MAX_WORDS 80
 
-/* The compile command of f, output last (its placeholder at *out_at). */
-static int sim_compile_argv(const struct sim_flavour *f, char *words, size_t wlen, char **argv, char *entry_def,
-                            size_t elen, int *out_at)
+/* The compiler and its flags for f (-Werror on shipped sources), with room for `room` more
+ * words; the word count, or -1. */
+static int sim_compiler_argv(const struct sim_flavour *f, char *words, size_t wlen, char **argv, int room)
 {
-    int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS, words, wlen, argv, SIM_MAX_WORDS - 18);
+    int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS, words, wlen, argv, SIM_MAX_WORDS - room);
+    if (n >= 0 && !f->user)
+        argv[n++] = SIM_KERNEL_WERROR;
+    return n;
+}
+
+/* The command that preprocesses f (its sources, the runtime header), output last (its
+ * placeholder at *out_at). */
+static int sim_preprocess_argv(const struct sim_flavour *f, char *words, size_t wlen, char **argv, char *entry_def,
+                               size_t elen, int *out_at)
+{
+    int n = sim_compiler_argv(f, words, wlen, argv, 18);
     if (n < 0)
         return -1;
-    if (!f->user)
-        argv[n++] = SIM_KERNEL_WERROR;
     argv[n++] = "-include";
     argv[n++] =
         strcmp(f->s->lang, "hip") == 0 ? SIM_INCLUDE_DIR "/hip/hip_runtime.h" : SIM_INCLUDE_DIR "/cuda_runtime.h";
@@ -37,12 +47,43 @@ static int sim_compile_argv(const struct sim_flavour *f, char *words, size_t wle
     } else {
         argv[n++] = (char *)f->s->source_path;
     }
-    argv[n++] = "-c";
+    argv[n++] = "-E";
     argv[n++] = "-o";
     *out_at = n;
-    argv[n++] = NULL; /* the object, filled in by the caller, who may add 4 words after it */
+    argv[n++] = NULL; /* the output, filled in by the caller, who may add 4 words after it */
     argv[n] = NULL;
     return n;
+}
+
+/* The command that compiles the preprocessed source `pre` (unroll pragmas rewritten) into obj. */
+static int sim_compile_argv(const struct sim_flavour *f, const char *pre, const char *obj, char *words, size_t wlen,
+                            char **argv)
+{
+    int n = sim_compiler_argv(f, words, wlen, argv, 8);
+    if (n < 0)
+        return -1;
+    argv[n++] = "-x";
+    argv[n++] = "c++-cpp-output";
+    argv[n++] = (char *)pre;
+    argv[n++] = "-c";
+    argv[n++] = "-o";
+    argv[n++] = (char *)obj;
+    argv[n] = NULL;
+    return n;
+}
+
+/* pre's unroll pragmas rewritten for g++ (sim_unroll.c), into out. 0, or -1 with err. */
+static int sim_unroll_file(const char *pre, const char *out, char *err, size_t errlen)
+{
+    FILE *in = fopen(pre, "r"), *to = in ? fopen(out, "w") : NULL;
+    int rc = in && to ? sim_unroll_rewrite(in, to) : -1;
+    if (to && fclose(to) != 0)
+        rc = -1;
+    if (in)
+        fclose(in);
+    if (rc)
+        snprintf(err, errlen, "rewriting %.900s: %s", pre, strerror(errno));
+    return rc;
 }
 
 void sim_build_tool(const struct sim_flavour *f, char *out, size_t len)
@@ -51,9 +92,9 @@ void sim_build_tool(const struct sim_flavour *f, char *out, size_t len)
     int at = 0;
     size_t used = 0;
     out[0] = '\0';
-    if (sim_compile_argv(f, words, sizeof words, argv, entry, sizeof entry, &at) < 0)
+    if (sim_preprocess_argv(f, words, sizeof words, argv, entry, sizeof entry, &at) < 0)
         at = 0;
-    for (int i = 0; i < at - 2 && used < len; i++) /* up to "-c -o OBJECT" */
+    for (int i = 0; i < at - 2 && used < len; i++) /* up to "-E -o OUTPUT" */
         used += (size_t)snprintf(out + used, len - used, "%s%s", used ? " " : "", argv[i]);
 }
 
@@ -109,28 +150,43 @@ static int sim_dynamic_shared(const struct sim_flavour *f, const char *obj, cons
 
 /* The temporaries of one build, all made by rtc_temp next to the product. */
 struct sim_temps {
-    char obj[4200], defs[4200], tmp[4200], log[4200], deps[4200];
+    char pre[4200], ii[4200], obj[4200], defs[4200], tmp[4200], log[4200], deps[4200];
 };
+
+/* Preprocess, rewrite the unroll pragmas, compile: 0, or as rtc_run. */
+static int sim_compile(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
+{
+    char words[4096], entry[1200], *argv[SIM_MAX_WORDS];
+    int at, n = sim_preprocess_argv(f, words, sizeof words, argv, entry, sizeof entry, &at);
+    if (n < 0) {
+        snprintf(err, errlen, "too many compiler flags");
+        return -1;
+    }
+    argv[at] = t->pre;
+    /* The files the compile reads, so an edited header rebuilds it (rtc_deps_save). */
+    argv[at + 1] = "-MMD", argv[at + 2] = "-MF", argv[at + 3] = t->deps, argv[at + 4] = NULL;
+    int rc = rtc_run(argv, t->log, err, errlen);
+    if (rc != 0 || (rc = sim_unroll_file(t->pre, t->ii, err, errlen)) != 0)
+        return rc;
+    if (sim_compile_argv(f, t->ii, t->obj, words, sizeof words, argv) < 0) {
+        snprintf(err, errlen, "too many compiler flags");
+        return -1;
+    }
+    return rtc_run(argv, t->log, err, errlen);
+}
 
 /* Compile, define dynamic shared memory, link, rename into place. Returns as rtc_run, or 2
  * when the kernel's dynamic shared memory has no size (err says so). */
 static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_temps *t, char *err, size_t errlen)
 {
-    char words[4096], entry[1200], *argv[SIM_MAX_WORDS];
-    int at, n = sim_compile_argv(f, words, sizeof words, argv, entry, sizeof entry, &at);
-    if (n < 0) {
-        snprintf(err, errlen, "too many compiler flags");
-        return -1;
-    }
-    if (rtc_temp(path, ".o", t->obj, sizeof t->obj, err, errlen) != 0 ||
+    if (rtc_temp(path, ".ii", t->pre, sizeof t->pre, err, errlen) != 0 ||
+        rtc_temp(path, ".unrolled.ii", t->ii, sizeof t->ii, err, errlen) != 0 ||
+        rtc_temp(path, ".o", t->obj, sizeof t->obj, err, errlen) != 0 ||
         rtc_temp(path, ".s", t->defs, sizeof t->defs, err, errlen) != 0 ||
         rtc_temp(path, ".so", t->tmp, sizeof t->tmp, err, errlen) != 0 ||
         rtc_temp(path, ".d", t->deps, sizeof t->deps, err, errlen) != 0)
         return -1;
-    argv[at] = t->obj;
-    /* The files the compile reads, so an edited header rebuilds it (rtc_deps_save). */
-    argv[at + 1] = "-MMD", argv[at + 2] = "-MF", argv[at + 3] = t->deps, argv[at + 4] = NULL;
-    int rc = rtc_run(argv, t->log, err, errlen);
+    int rc = sim_compile(f, t, err, errlen);
     if (rc != 0)
         return rc;
     int defs = sim_dynamic_shared(f, t->obj, t->defs, err, errlen);
@@ -152,7 +208,8 @@ static void sim_key(const struct sim_flavour *f, char *key, size_t len)
 {
     char tool[6000];
     sim_build_tool(f, tool, sizeof tool);
-    snprintf(key, len, "%s | link %s | shared %u | gcc %s", tool, SIM_KERNEL_LINK, f->s->shared_bytes, __VERSION__);
+    snprintf(key, len, "%s | unroll pragmas for g++ | link %s | shared %u | gcc %s", tool, SIM_KERNEL_LINK,
+             f->s->shared_bytes, __VERSION__);
 }
 
 int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen)
@@ -170,7 +227,7 @@ int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t 
     memset(&t, 0, sizeof t);
     int rc = rtc_temp(path, ".log", t.log, sizeof t.log, err, sizeof err) == 0 ? sim_steps(f, path, &t, err, sizeof err)
                                                                                : -1;
-    const char *temps[] = {t.obj, t.defs, t.tmp, t.deps};
+    const char *temps[] = {t.pre, t.ii, t.obj, t.defs, t.tmp, t.deps};
     for (size_t i = 0; i < sizeof temps / sizeof temps[0]; i++)
         if (temps[i][0])
             unlink(temps[i]);
