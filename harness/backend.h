@@ -12,10 +12,11 @@
 
 /* ABI history. 1: the original. 2: appends declared parameter lists (hb_kernel_spec.params,
  * hb_args.params), each buffer's data size, dynamic shared memory, user-kernel builds, the
- * backend's platform and exact out-of-bounds access reports. The loader accepts any ABI from
+ * backend's platform and exact out-of-bounds access reports. 3: appends page-locked host
+ * memory (host_alloc, host_free). The loader accepts any ABI from
  * HB_BACKEND_ABI_MIN up, and the core reads a field only when be->abi is new enough for it,
  * as SQLite reads sqlite3_vfs.iVersion. */
-#define HB_BACKEND_ABI 2
+#define HB_BACKEND_ABI 3
 #define HB_BACKEND_ABI_MIN 1
 
 enum hb_status {
@@ -171,6 +172,13 @@ struct hb_backend {
     /* Appended to ABI 2 (issue 15): the figures of a loaded kernel, NULL where a backend
      * has none (the emulator). Times nothing and launches nothing. */
     int (*kernel_info)(hb_ctx *ctx, hb_kern *kern, struct hb_kernel_info *out);
+
+    /* ABI 3 */
+    /* Host memory the device copies to and from directly (page-locked), for the core's
+     * images of each buffer; NULL where a backend has none (the core uses malloc).
+     * host_alloc returns NULL when it cannot; contents are undefined. */
+    void *(*host_alloc)(hb_ctx *ctx, size_t bytes);
+    void (*host_free)(hb_ctx *ctx, void *p);
 };
 
 /* Every backend shared object exports exactly this symbol. */

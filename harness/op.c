@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "case.h"
 
 static const struct op_desc *const op_table[OP_COUNT] = {
@@ -38,12 +39,16 @@ int op_param_find(enum hb_op op, const char *name)
     return -1;
 }
 
-void op_prepare(struct case_data *d, const struct kern_set *ks) { op_get(d->c->op)->prepare(d, ks); }
+void op_prepare(struct case_data *d, const struct kern_set *ks)
+{
+    op_get(d->c->op)->prepare(d, ks);
+    atomic_store_explicit(&d->ready, 1, memory_order_release);
+}
 
 void op_release(struct case_data *d)
 {
     op_get(d->c->op)->release(d);
     for (int i = 0; i < d->n_in; i++)
-        free(d->in[i]);
+        arena_free(d->in[i]);
     d->n_in = 0;
 }

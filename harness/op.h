@@ -6,6 +6,7 @@
 #ifndef HB_OP_H
 #define HB_OP_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,7 +26,8 @@ struct rep_result;
 #define OP_MAX_INPUTS 4
 struct case_data {
     const struct hb_case *c;
-    int used; /* some selected kernel runs it */
+    int used;         /* some selected kernel runs it */
+    atomic_int ready; /* inputs and references made (threads make them while the run starts) */
     int n_in;
     float *in[OP_MAX_INPUTS]; /* inputs as laid out for kernels (row strides, padding) */
     size_t in_n[OP_MAX_INPUTS];
@@ -102,6 +104,7 @@ int op_is_gemm(enum hb_op op);
 /* Index of `name` in the op's signature vocabulary, or -1. */
 int op_param_find(enum hb_op op, const char *name);
 
+/* Makes d's inputs and references, then sets d->ready (another thread may be waiting on it). */
 void op_prepare(struct case_data *d, const struct kern_set *ks);
 void op_release(struct case_data *d);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "gen.h"
 #include "op_gemm.h"
 
@@ -42,7 +43,7 @@ static float *gemm_image(float *m, long rows, long cols, long ld, int col, size_
     *n = (size_t)outer * (size_t)ld;
     if (!col && ld == cols)
         return m;
-    float *out = xcalloc(*n + 1, sizeof(float));
+    float *out = arena_calloc(*n + 1, sizeof(float));
     for (long o = 0; o < outer; o++)
         for (long i = 0; i < ld; i++)
             out[o * ld + i] = i >= inner ? GEMM_ROGUE_VALUE : col ? m[i * cols + o] : m[o * cols + i];
@@ -61,7 +62,7 @@ static float *gemm_image(float *m, long rows, long cols, long ld, int col, size_
 static float *gemm_given(const struct hb_case *c)
 {
     size_t n = (size_t)c->M * (size_t)c->N;
-    float *out = xcalloc(n + 1, sizeof(float));
+    float *out = arena_calloc(n + 1, sizeof(float));
     struct hb_case as = *c;
     int exact = c->dist == DIST_EXACT || c->dist == DIST_WIDEINT;
     as.dist = exact ? DIST_EXACT : c->dist == DIST_SPECIAL ? DIST_UNIFORM : c->dist;
@@ -99,13 +100,13 @@ static void gemm_pairs(struct gemm_data *g, const struct hb_case *c, const struc
 void gemm_prepare(struct case_data *d, const struct kern_set *ks)
 {
     const struct hb_case *c = d->c;
-    struct gemm_data *g = xcalloc(1, sizeof *g);
+    struct gemm_data *g = arena_calloc(1, sizeof *g);
     d->ref = g;
     /* The same values whatever the layout: references come from the compact matrices. */
     size_t n[2] = {(size_t)c->M * c->K, (size_t)c->K * c->N};
     float **m[2] = {&g->a, &g->b};
     for (int i = 0; i < 2; i++) {
-        *m[i] = xcalloc(n[i] + 1, sizeof(float));
+        *m[i] = arena_calloc(n[i] + 1, sizeof(float));
         gen_fill(*m[i], n[i], c, c->K, i);
     }
     int col = 0, given = 0;
@@ -138,8 +139,8 @@ void gemm_release(struct case_data *d)
     for (int l = 0; l < 2; l++)
         for (int i = 0; i < 3; i++)
             if (g->img[l][i] != own[i])
-                free(g->img[l][i]);
-    free(g->a), free(g->b), free(g->c);
-    free(g);
+                arena_free(g->img[l][i]);
+    arena_free(g->a), arena_free(g->b), arena_free(g->c);
+    arena_free(g);
     d->ref = NULL;
 }

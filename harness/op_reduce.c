@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "case.h"
 #include "compare.h"
 #include "gen.h"
@@ -25,7 +26,7 @@ static void reduce_prepare(struct case_data *d, const struct kern_set *ks)
 {
     const struct hb_case *c = d->c;
     d->in_n[0] = (size_t)c->n;
-    d->in[0] = xcalloc(d->in_n[0], sizeof(float));
+    d->in[0] = arena_calloc(d->in_n[0], sizeof(float));
     d->n_in = 1;
     /* Exact data must sum exactly over the largest chunk of any kernel. */
     long longest = 1;
@@ -33,7 +34,7 @@ static void reduce_prepare(struct case_data *d, const struct kern_set *ks)
         if (ks->k[i].op == OP_REDUCE && ks->k[i].chunk > longest)
             longest = ks->k[i].chunk;
     gen_fill(d->in[0], d->in_n[0], c, longest < c->n ? longest : c->n, 0);
-    struct reduce_refs *refs = xcalloc(1, sizeof *refs);
+    struct reduce_refs *refs = arena_calloc(1, sizeof *refs);
     d->ref = refs;
     for (int i = 0; i < ks->n; i++) {
         const struct kern_desc *k = &ks->k[i];
@@ -54,7 +55,7 @@ static void reduce_release(struct case_data *d)
     struct reduce_refs *refs = d->ref;
     for (int j = 0; refs && j < refs->n; j++)
         ref_reduce_free(&refs->red[j]);
-    free(refs);
+    arena_free(refs);
     d->ref = NULL;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "guard.h"
 #include "ref.h"
 #include "runner.h"
@@ -149,7 +150,7 @@ void plan_free(struct run_ctx *cx)
     for (int i = 0; cx->data && i < cx->cases.n; i++)
         if (cx->data[i].used)
             op_release(&cx->data[i]);
-    free(cx->data);
+    arena_free(cx->data);
     cx->data = NULL;
     case_set_free(&cx->cases);
     kern_set_free(&cx->kernels);
@@ -222,7 +223,7 @@ static int plan_vendor_asked(const struct run_opts *o, const struct probe *probe
 int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const struct probe *probes, int n_probes)
 {
     const struct run_opts *o = cx->o;
-    cx->data = xcalloc((size_t)cx->cases.n + 1, sizeof *cx->data);
+    cx->data = arena_calloc((size_t)cx->cases.n + 1, sizeof *cx->data);
     int selected = 0, shard_ordinal = 0;
     for (int i = 0; i < cx->cases.n; i++) {
         struct case_data *d = &cx->data[i];
@@ -249,7 +250,7 @@ int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const st
 
 /* Work of one case in arbitrary units: its multiply-adds or elements, its data, and a fixed
  * part for what every case costs (uploads, checks, a row). Only the order matters. */
-static double plan_case_cost(const struct hb_case *c)
+double plan_case_cost(const struct hb_case *c)
 {
     double fixed = 1e5;
     if (!op_is_gemm(c->op))
@@ -265,14 +266,39 @@ static double plan_case_cost(const struct hb_case *c)
 struct plan_pool {
     struct run_ctx *cx;
     int *order, n;
-    atomic_int next;
+    pthread_mutex_t lock;
+    int lo, hi; /* the cases of `order` nobody has taken yet */
+    pthread_t threads[64];
+    int joinable, started, blas; /* threads made; threads that have begun */
+    double t0, ms;               /* ms: when the last case was done, from t0 */
 };
 
+/* The next case for a thread that takes the largest (or, `small`, the smallest) left; -1
+ * when none is. */
+static int plan_take(struct plan_pool *p, int small)
+{
+    pthread_mutex_lock(&p->lock);
+    int i = p->lo > p->hi ? -1 : small ? p->order[p->hi--] : p->order[p->lo++];
+    pthread_mutex_unlock(&p->lock);
+    return i;
+}
+
+/* Cases until none is left (or the run is interrupted: none is needed). Half the threads
+ * take the largest first, so none is left with a big case at the end; half the smallest,
+ * so groups of small cases can start at once (sched.c starts a group when its cases are
+ * made). */
 static void *plan_prepare_thread(void *arg)
 {
     struct plan_pool *p = arg;
-    for (int i; (i = atomic_fetch_add(&p->next, 1)) < p->n;)
-        op_prepare(&p->cx->data[p->order[i]], &p->cx->kernels);
+    pthread_mutex_lock(&p->lock);
+    int small = p->started++ & 1;
+    pthread_mutex_unlock(&p->lock);
+    for (int i; !sup_interrupted && (i = plan_take(p, small)) >= 0;) {
+        struct case_data *d = &p->cx->data[i];
+        op_prepare(d, &p->cx->kernels);
+        if (atomic_fetch_sub(&p->cx->unmade, 1) == 1)
+            p->ms = now_ms() - p->t0;
+    }
     return NULL;
 }
 
@@ -283,27 +309,42 @@ static int plan_by_cost(const void *a, const void *b, void *cx)
     return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
 }
 
-void plan_prepare(struct run_ctx *cx, int jobs)
+struct plan_pool *plan_prepare_start(struct run_ctx *cx, int jobs)
 {
-    struct plan_pool pool = {cx, xcalloc((size_t)cx->cases.n + 1, sizeof(int)), 0, 0};
+    struct plan_pool *p = xcalloc(1, sizeof *p);
+    p->cx = cx, p->order = xcalloc((size_t)cx->cases.n + 1, sizeof(int)), p->t0 = now_ms();
     for (int i = 0; i < cx->cases.n; i++)
         if (cx->data[i].used)
-            pool.order[pool.n++] = i;
-    /* Largest first, so no thread is left with a big case at the end. */
-    qsort_r(pool.order, (size_t)pool.n, sizeof *pool.order, plan_by_cost, cx);
-    pthread_t threads[64];
-    int started = 0, blas = ref_blas_threads();
-    int callers = jobs < 64 ? jobs : 64;
-    ref_set_blas_threads(ref_blas_threads_for(callers < pool.n ? callers : pool.n, blas));
-    for (; started < jobs - 1 && started < 64 && started < pool.n - 1; started++)
-        if (pthread_create(&threads[started], NULL, plan_prepare_thread, &pool))
+            p->order[p->n++] = i;
+    atomic_store(&cx->unmade, p->n);
+    qsort_r(p->order, (size_t)p->n, sizeof *p->order, plan_by_cost, cx); /* largest first */
+    pthread_mutex_init(&p->lock, NULL);
+    p->hi = p->n - 1;
+    int callers = jobs < 64 ? jobs : 64, made = 0;
+    p->blas = ref_blas_threads();
+    ref_set_blas_threads(ref_blas_threads_for(callers < p->n ? callers : p->n, p->blas));
+    for (; made < callers && made < p->n; made++)
+        if (pthread_create(&p->threads[made], NULL, plan_prepare_thread, p))
             break;
-    plan_prepare_thread(&pool);
-    for (int i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
-    ref_set_blas_threads(blas);
-    free(pool.order);
+    p->joinable = made;
+    if (!made) /* no thread: here, now */
+        plan_prepare_thread(p);
+    return p;
 }
+
+double plan_prepare_wait(struct plan_pool *p)
+{
+    for (int i = 0; i < p->joinable; i++)
+        pthread_join(p->threads[i], NULL);
+    pthread_mutex_destroy(&p->lock);
+    ref_set_blas_threads(p->blas);
+    double ms = p->ms;
+    free(p->order);
+    free(p);
+    return ms;
+}
+
+void plan_prepare(struct run_ctx *cx, int jobs) { plan_prepare_wait(plan_prepare_start(cx, jobs)); }
 
 int plan_width_runs(const struct run_opts *o, const struct probe *p, int dv, int w)
 {
@@ -416,7 +457,7 @@ static void plan_width_groups(struct run_ctx *cx, const struct group *proto, str
         if (g.skip_racecheck)
             g.n_cases = 0;
         *out = xgrow(*out, *n, cap, sizeof **out);
-        g.ordinal = *n, g.first_of_width = first;
+        g.ordinal = *n, g.first_of_width = first, g.parts = 1;
         first = 0;
         (*out)[(*n)++] = g;
     }

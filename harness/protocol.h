@@ -9,6 +9,9 @@
 #include "report.h"
 
 enum msg_type { MSG_BEGIN = 1, MSG_RESULT, MSG_GROUP, MSG_DONE };
+/* DONE's index when the worker exits after it (a failed load may leave its context unusable):
+ * it must not be given another group. */
+#define MSG_DONE_LEAVING 1
 
 /* Child-side time since the worker's previous message, by phase (ms): where the harness's own
  * time goes (run.c prints the sums). */

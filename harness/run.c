@@ -11,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "guard.h"
 #include "jsonl.h"
 #include "outputs.h"
+#include "ref.h"
 #include "runner.h"
 #include "text.h"
 
@@ -85,6 +87,8 @@ void run_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_
  * buffer made in advance, as a handler may only write(2)); afterwards it stops the run,
  * which writes what came. */
 static volatile sig_atomic_t run_started;
+/* Case data goes to the arena (arena.h) in this run. */
+static int arena_open_now;
 static int early_json_fd = -1;
 static char early_json_end[96];
 
@@ -123,21 +127,26 @@ static int run_cores(void)
     return n > 0 ? (int)n : 1;
 }
 
-static void print_timing(struct run_ctx *cx, const struct probe *probes, int n_probes, double ref_ms, double total_ms)
+static void print_timing(struct run_ctx *cx, const struct probe *probes, int n_probes, double ref_ms, double t_ref,
+                         double total_ms)
 {
+    /* References made while groups run cost the run only until the first group started. */
+    double waited_ms = ref_ms;
+    if (cx->first_group_ms > t_ref && cx->first_group_ms - t_ref < ref_ms)
+        waited_ms = cx->first_group_ms - t_ref;
     /* Kernel time is every launch's, the repeats (the determinism check) included. Summed over
      * workers running at once it can exceed the wall clock: it is scaled by the wall time the
      * workers had per second of their summed lives. */
-    double groups_ms = total_ms - ref_ms, scale = 1;
+    double groups_ms = total_ms - waited_ms, scale = 1;
     if (cx->busy_ms > groups_ms && groups_ms > 0)
         scale = groups_ms / cx->busy_ms;
-    double kernel_ms = cx->device_ms * scale, harness_ms = total_ms - ref_ms - kernel_ms;
+    double kernel_ms = cx->device_ms * scale, harness_ms = total_ms - waited_ms - kernel_ms;
     printf("Where the time went: %.1f s in all (%d jobs, %.1f busy on average); references (OpenBLAS, float64) "
-           "%.1f s; kernels on the device %.1f s (every launch, hangs until killed; first launches %.1f s); harness "
-           "(data movement, "
-           "checks, process starts) %.1f s (%.0f%%)\n",
-           total_ms / 1e3, cx->jobs, groups_ms > 0 ? cx->busy_ms / groups_ms : 0, ref_ms / 1e3, kernel_ms / 1e3,
-           cx->kernel_ms * scale / 1e3, harness_ms / 1e3, total_ms > 0 ? 100 * harness_ms / total_ms : 0);
+           "%.1f s, %.1f s of it before the first group; kernels on the device %.1f s (every launch, hangs until "
+           "killed; first launches %.1f s); harness (data movement, checks, process starts) %.1f s (%.0f%%)\n",
+           total_ms / 1e3, cx->jobs, groups_ms > 0 ? cx->busy_ms / groups_ms : 0, ref_ms / 1e3, waited_ms / 1e3,
+           kernel_ms / 1e3, cx->kernel_ms * scale / 1e3, harness_ms / 1e3,
+           total_ms > 0 ? 100 * harness_ms / total_ms : 0);
     printf("Harness time by phase, summed over workers:");
     for (int p = 0; p < PH_COUNT; p++)
         printf("%s %s %.1f s", p ? ";" : "", msg_phase_name((enum msg_phase)p), cx->phase_ms[p] / 1e3);
@@ -180,10 +189,41 @@ static int run_check_selection(const struct run_opts *o, const struct probe *pro
     return 0;
 }
 
+/* What run_start hands the run: the groups, their scheduler (its first workers may be
+ * opening their devices already) and the time the references took. */
+struct run_plan {
+    struct group *groups;
+    int n_groups;
+    struct sched *sched;
+    struct plan_pool *prep; /* threads still making case data, NULL when it is all made */
+    double t_ref, ref_ms;   /* when the references began; how long they took */
+};
+
+/* The case data is all made: the threads are joined, the arena takes no more. */
+static void plan_prepare_done(struct run_plan *plan)
+{
+    plan->ref_ms = plan_prepare_wait(plan->prep);
+    plan->prep = NULL;
+    arena_seal();
+}
+
+/* The groups, then the case data and references on threads while the first workers open
+ * their devices (on a GPU each context takes its turn in the driver: 1.3 s for 8 workers on
+ * the H200) and each group starts once its cases' data is made. Workers see data made after
+ * they were forked because it is in the arena; without one, they start after all of it. */
+static void run_plan_and_prepare(struct run_ctx *cx, const struct probe *probes, int n_probes, struct run_plan *plan)
+{
+    plan->n_groups = plan_split_groups(cx, &plan->groups, plan_groups(cx, probes, n_probes, &plan->groups));
+    plan->sched = sched_start(cx, plan->groups, plan->n_groups, arena_open_now);
+    plan->prep = plan_prepare_start(cx, cx->jobs);
+    if (!arena_open_now)
+        plan_prepare_done(plan);
+}
+
 /* Everything before the first group: reports and after-run outputs (opened, so a previous
  * run's never look current, and checked before anything takes time), probes, case selection,
  * memory check, references. Returns an exit code, or -1 to go on. */
-static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, double *ref_ms, struct hb_err *err)
+static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, struct run_plan *plan, struct hb_err *err)
 {
     const struct run_opts *o = cx->o;
     struct run_header *h = xcalloc(1, sizeof *h);
@@ -205,14 +245,24 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, do
     if (run_check_selection(o, probes, *n_probes, err))
         return EXIT_USAGE;
     double t_ref = now_ms();
+    /* Not under a sanitizer: each of its groups has a process of its own, started late. Twice
+     * the host's memory: address space only (pages are committed as they are written), and
+     * case data beyond it could not stay in memory anyway. */
+    double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    arena_open_now = !o->sanitize && host > 0 && arena_open((size_t)(2 * host)) == 0;
+    if (arena_open_now)
+        ref_set_keep(arena_calloc, arena_free);
     int selected_cases = plan_select_cases(cx, NULL, probes, *n_probes);
     if (plan_check_memory(cx, probes, *n_probes, err))
         return EXIT_USAGE;
-    plan_prepare(cx, cx->jobs);
-    *ref_ms = now_ms() - t_ref;
-    printf("harness: %d cases, %d kernels; references in %.1f s on %d threads (%s); emulator schedule %s; "
+    plan->t_ref = t_ref;
+    run_plan_and_prepare(cx, probes, *n_probes, plan);
+    char when[64] = "progress (each group starts once its cases are made)";
+    if (!plan->prep)
+        snprintf(when, sizeof when, "%.1f s", plan->ref_ms / 1e3);
+    printf("harness: %d cases, %d kernels; references in %s on %d threads (%s); emulator schedule %s; "
            "guard bands %zu KiB each side (on GPUs a write further out is not seen: --guard-kib)\n",
-           selected_cases, cx->kernels.n, *ref_ms / 1e3, cx->jobs, ref_library(), o->schedule, grd_band() / 1024);
+           selected_cases, cx->kernels.n, when, cx->jobs, ref_library(), o->schedule, grd_band() / 1024);
     return -1;
 }
 
@@ -251,24 +301,26 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
         code = wk_sanitized_child(&cx, err);
     struct probe probes[LDR_MAX];
     int n_probes = 0;
-    double ref_ms = 0;
+    struct run_plan plan = {NULL, 0, NULL, NULL, 0, 0};
     if (code < 0)
-        code = run_start(&cx, probes, &n_probes, &ref_ms, err);
+        code = run_start(&cx, probes, &n_probes, &plan, err);
     if (code < 0) {
-        struct group *groups;
-        int n_groups = plan_groups(&cx, probes, n_probes, &groups);
         run_started = 1;
-        sched_run(&cx, groups, n_groups);
+        sched_run(plan.sched);
+        if (plan.prep)
+            plan_prepare_done(&plan);
         if (o->shrink && !sup_interrupted)
             shrink_failures(&cx, probes, n_probes);
         if (sup_interrupted)
             printf("\nharness: interrupted by signal %d: reports hold every result so far\n", (int)sup_interrupted);
-        print_timing(&cx, probes, n_probes, ref_ms, now_ms() - t0);
+        print_timing(&cx, probes, n_probes, plan.ref_ms, plan.t_ref, now_ms() - t0);
         code = run_finish(&cx, err);
-        plan_free_groups(groups, n_groups);
+        plan_free_groups(plan.groups, plan.n_groups);
     }
     out_release(&cx.out);
     rep_close(&cx.sink);
     plan_free(&cx);
+    ref_set_keep(NULL, NULL);
+    arena_close();
     return code;
 }

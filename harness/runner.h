@@ -7,6 +7,7 @@
 #define HB_RUNNER_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "case.h"
@@ -37,8 +38,13 @@ struct run_ctx {
     double phase_ms[PH_COUNT]; /* children's time by phase, summed over all of them */
     double busy_ms;            /* worker lifetimes, summed: the run's parallel capacity used */
     double report_ms;          /* the parent writing rows into the reports */
-    int jobs;                  /* workers at once */
-    int stopped;               /* --maxfail reached: nothing more runs */
+    double first_group_ms;     /* now_ms() when the first group went to a worker; 0 before */
+    /* Cases whose data threads are still making (plan_prepare_start). No worker is forked
+     * until none is left: OpenBLAS's fork handler stops its threads, and hangs if one of
+     * them is busy. */
+    atomic_int unmade;
+    int jobs;    /* workers at once */
+    int stopped; /* --maxfail reached: nothing more runs */
 };
 
 /* A (backend, device, width, kernel) group: what one worker runs at a time. */
@@ -56,6 +62,7 @@ struct group {
     int skip_racecheck; /* no cases: a SKIP row saying a race detector is needed */
     double cost;        /* estimated work, for longest first */
     double bytes;       /* device bytes of its largest case, guard bands included */
+    int part, parts;    /* this group is part `part` of `parts` of one kernel's (parts.c) */
 };
 
 /* A worker child as its parent sees it. */
@@ -87,8 +94,9 @@ struct sup_group {
     int ran, passed, caught, stop;
     struct rep_result *rows;
     int n_rows, cap_rows, emitted;
-    int failing;  /* rows that fail the run, for the status line */
-    int restarts; /* workers lost mid-group: it may need a fresh one per case */
+    int failing;    /* rows that fail the run, for the status line */
+    int restarts;   /* workers lost mid-group: it may need a fresh one per case */
+    int data_ready; /* every case's data is made: the group may start */
     double started, ended;
 };
 
@@ -99,8 +107,13 @@ void plan_free(struct run_ctx *cx);
 int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *err, int *no_device);
 /* Marks the cases this run (or shard) uses, all of them or only those `only` runs. */
 int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const struct probe *probes, int n_probes);
-/* Inputs and references of every used case, on `jobs` threads, largest first. */
+/* Inputs and references of every used case, on `jobs` threads, largest first. plan_prepare
+ * returns when they are made; plan_prepare_start returns at once, each case's `ready` says
+ * when it is made, and plan_prepare_wait joins the threads and returns the time it took. */
 void plan_prepare(struct run_ctx *cx, int jobs);
+struct plan_pool;
+struct plan_pool *plan_prepare_start(struct run_ctx *cx, int jobs);
+double plan_prepare_wait(struct plan_pool *p);
 int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err);
 /* The group's cases: every used case the kernel (or the vendor SGEMM) runs and --id asked for,
  * with its cost. */
@@ -111,6 +124,13 @@ int plan_width_runs(const struct run_opts *o, const struct probe *p, int dv, int
  * then the kernels in manifest order); returns the count, *out malloc'd. */
 int plan_groups(struct run_ctx *cx, const struct probe *probes, int n_probes, struct group **out);
 void plan_free_groups(struct group *groups, int n);
+/* Work of one case in arbitrary units, for the order and the parts only. */
+double plan_case_cost(const struct hb_case *c);
+
+/* parts.c: whether g's worker may serve further groups (not the emulator's, not a sanitized
+ * one); and long groups cut into parts for cx->jobs workers, in place (returns the count). */
+int plan_reuses_workers(const struct run_opts *o, const struct group *g);
+int plan_split_groups(const struct run_ctx *cx, struct group **groups, int n_groups);
 int plan_lang_listed(const char *langs, const char *lang);
 int plan_kernel_selected(const struct run_opts *o, const char *lang, const char *name);
 int plan_case_selected(const struct run_opts *o, const char *name);
@@ -147,8 +167,14 @@ void sup_group_finish(struct run_ctx *cx, struct sup_group *s);
 /* The case timeout of a group (its kernel's, or the run's). */
 double sup_case_timeout_s(const struct run_ctx *cx, const struct group *g);
 
-/* sched.c: runs every group, up to cx->jobs workers at once, and emits rows in group order. */
-void sched_run(struct run_ctx *cx, struct group *groups, int n_groups);
+/* sched.c: runs every group, up to cx->jobs workers at once, and emits rows in group order.
+ * sched_start makes the scheduler; with `early`, workers for the first groups start now and
+ * open their devices while the caller makes the case data, which must then be in memory
+ * they share (arena.h). sched_run runs each group once its cases' data is made (`ready`),
+ * and frees the scheduler. */
+struct sched;
+struct sched *sched_start(struct run_ctx *cx, struct group *groups, int n_groups, int early);
+void sched_run(struct sched *s);
 /* Set by the SIGINT/SIGTERM handler: stop, keep what arrived. */
 extern volatile sig_atomic_t sup_interrupted;
 

@@ -1,6 +1,6 @@
 /* sched.c: runs a run's groups in worker children, up to cx->jobs at once, longest first. A
  * worker serves one (backend, device, width), group after group, until it dies or hangs (a
- * fresh one takes the rest); sched_reuses says where each group gets its own. Workers share a
+ * fresh one takes the rest); plan_reuses_workers (parts.c) says where each group gets its own. Workers share a
  * device while their largest buffers fit its memory; rows wait until every earlier group is
  * out (sched_emit.c), so the reports do not depend on the job count. */
 #include <errno.h>
@@ -23,17 +23,14 @@
  * poll, so exits are seen even while every pipe is quiet. */
 #define SCHED_EXIT_GRACE_MS 2000
 #define SCHED_TICK_MS 200
+/* ... and while a group waits for its cases' data, which no pipe announces. */
+#define SCHED_DATA_TICK_MS 5
 /* Spare workers opening their device ahead of a group that needs a fresh one per case. */
 #define SCHED_SPARES 4
-
-/* Whether a worker may run more than one group: not on the emulator, whose random schedules
- * count launches per device context (a group's schedule must not depend on the groups a
- * worker ran before it) and whose kernels are native code in the worker's own memory; not
- * under compute-sanitizer, which wraps one group's process. */
-static int sched_reuses(const struct run_ctx *cx, const struct group *g)
-{
-    return strcmp(g->p->name, "sim") && !cx->o->sanitize;
-}
+/* Workers sharing one device (the emulator aside). A driver makes one process's context at a
+ * time: on the H200 the standard tier took 7.6 s with 4 workers, 7.4 s with 8, 9.8 s with 16
+ * and 9.5 s with 24, while the summed device opens grew 3 s, 10 s, 53 s, 74 s. */
+#define SCHED_WORKERS_PER_DEVICE 8
 
 /* Bytes a worker running g holds on its device. */
 static double sched_need(const struct group *g)
@@ -41,15 +38,24 @@ static double sched_need(const struct group *g)
     return g->bytes + (strcmp(g->p->name, "sim") ? SCHED_CONTEXT_BYTES : 0);
 }
 
+/* Workers on g's device, idle ones included. */
+static int sched_on_device(const struct sched *s, const struct group *g)
+{
+    int n = 0;
+    for (int i = 0; i < s->n_workers; i++)
+        n += s->w[i].kind->slot == g->slot && s->w[i].kind->device == g->device;
+    return n;
+}
+
 /* Whether g fits beside the workers already on its device (one always fits); an idle worker
- * holds its context. */
-static int sched_fits(const struct sched *s, const struct group *g)
+ * holds its context, except `taker`, the idle one that would run g. */
+static int sched_fits(const struct sched *s, const struct group *g, const struct sup_worker *taker)
 {
     double used = 0, have = (double)g->p->dev[g->device].global_mem_bytes;
     int others = 0;
     for (int i = 0; i < s->n_workers; i++) {
         const struct sup_worker *w = &s->w[i];
-        if (w->kind->slot != g->slot || w->kind->device != g->device)
+        if (w == taker || w->kind->slot != g->slot || w->kind->device != g->device)
             continue;
         used += w->group >= 0 ? sched_need(s->sg[w->group].g) : sched_need(w->kind) - w->kind->bytes;
         others++;
@@ -86,7 +92,7 @@ static struct sup_worker *sched_spawn(struct sched *s, const struct group *g)
     struct sup_worker *w = &s->w[s->n_workers];
     memset(w, 0, sizeof *w);
     w->group = -1, w->in_flight = -1, w->key = g->key, w->kind = g;
-    struct sched_body_arg arg = {s, {NULL, !sched_reuses(s->cx, g), g->ordinal}};
+    struct sched_body_arg arg = {s, {NULL, !plan_reuses_workers(s->cx->o, g), g->ordinal}};
     if (s->cx->o->sanitize) {
         if (sched_sanitizer_log(w->log, sizeof w->log)) {
             fprintf(stderr, "harness: sanitizer log: %s\n", strerror(errno));
@@ -123,6 +129,8 @@ static int sched_assign(struct sched *s, struct sup_worker *w, struct sup_group 
     w->deadline = now_ms() + s->cx->o->timeout_s * 1000; /* device open and kernel load */
     if (!sg->started)
         sg->started = now_ms();
+    if (!s->cx->first_group_ms)
+        s->cx->first_group_ms = sg->started;
     sg->state = SUP_RUNNING;
     return 0;
 }
@@ -154,17 +162,31 @@ static int sched_busy(const struct sched *s)
     return n;
 }
 
+/* Whether every case of sg has its data (threads make it while the run starts), once true
+ * remembered. */
+static int sched_data_ready(struct sched *s, struct sup_group *sg)
+{
+    for (int i = 0; !sg->data_ready && i < sg->g->n_cases; i++)
+        if (!atomic_load_explicit(&s->cx->data[sg->g->cases[i]].ready, memory_order_acquire))
+            return s->waiting_data = 1, 0;
+    return sg->data_ready = 1;
+}
+
 /* Places the pending group `sg` if it can go now: 1 placed, 0 not now. */
 static int sched_place(struct sched *s, struct sup_group *sg)
 {
     const struct group *g = sg->g;
-    if (!sched_fits(s, g))
+    if (!sched_data_ready(s, sg))
         return 0;
-    struct sup_worker *w = sched_reuses(s->cx, g) ? sched_idle(s, g->key) : NULL;
-    if (!w && s->n_workers >= s->cx->jobs) {
+    struct sup_worker *w = plan_reuses_workers(s->cx->o, g) ? sched_idle(s, g->key) : NULL;
+    if (!w && atomic_load(&s->cx->unmade) > 0)
+        return 0; /* a new worker waits: no fork while threads make case data (runner.h) */
+    int fits = sched_fits(s, g, w);
+    int crowded = !w && strcmp(g->p->name, "sim") && sched_on_device(s, g) >= SCHED_WORKERS_PER_DEVICE;
+    if (!fits || crowded || (!w && s->n_workers >= s->cx->jobs)) {
         struct sup_worker *other = sched_idle(s, -1);
         if (other)
-            sched_retire(s, other); /* its slot frees when it has exited */
+            sched_retire(s, other); /* its slot and its device memory free when it has exited */
         return 0;
     }
     if (!w && !(w = sched_spawn(s, g)))
@@ -178,7 +200,7 @@ static int sched_key_wanted(const struct sched *s, int key)
 {
     for (int k = 0; k < s->n_groups; k++) {
         const struct sup_group *sg = &s->sg[k];
-        if (sg->g->key == key && sched_reuses(s->cx, sg->g) &&
+        if (sg->g->key == key && plan_reuses_workers(s->cx->o, sg->g) &&
             (sg->state == SUP_PENDING || (sg->state == SUP_RUNNING && sg->restarts)))
             return 1;
     }
@@ -192,12 +214,15 @@ static void sched_spares(struct sched *s)
 {
     for (int k = 0; k < s->n_groups; k++) {
         const struct sup_group *sg = &s->sg[k];
-        if (sg->state != SUP_RUNNING || !sg->restarts || !sched_reuses(s->cx, sg->g) || sg->g->n_cases - sg->next < 2)
+        if (sg->state != SUP_RUNNING || !sg->restarts || !plan_reuses_workers(s->cx->o, sg->g) ||
+            sg->g->n_cases - sg->next < 2)
             continue;
         int idle = 0;
         for (int i = 0; i < s->n_workers; i++)
             idle += s->w[i].group < 0 && s->w[i].key == sg->g->key && s->w[i].ch.cmd_fd >= 0;
-        while (idle++ < SCHED_SPARES && s->n_workers < s->cx->jobs && sched_fits(s, sg->g) && sched_spawn(s, sg->g))
+        while (idle++ < SCHED_SPARES && !atomic_load(&s->cx->unmade) && s->n_workers < s->cx->jobs &&
+               sched_fits(s, sg->g, NULL) && sched_on_device(s, sg->g) < SCHED_WORKERS_PER_DEVICE &&
+               sched_spawn(s, sg->g))
             ;
     }
 }
@@ -206,6 +231,7 @@ static void sched_spares(struct sched *s)
  * retires idle workers whose key has nothing left. */
 static void sched_fill(struct sched *s)
 {
+    s->waiting_data = 0;
     for (int i = 0; i < s->n_groups && sched_busy(s) < s->cx->jobs; i++) {
         struct sup_group *sg = &s->sg[s->order[i]];
         if (sg->state == SUP_PENDING)
@@ -215,60 +241,6 @@ static void sched_fill(struct sched *s)
     for (int i = 0; i < s->n_workers; i++)
         if (s->w[i].group < 0 && !sched_key_wanted(s, s->w[i].key))
             sched_retire(s, &s->w[i]);
-}
-
-/* Keeps what a worker prints until its work ends well (then it goes to stderr as it was) or
- * badly (then its telling line goes into the row). Past the buffer, the older half goes:
- * to stderr when the worker is idle, else dropped and counted. */
-static void sched_keep_output(struct sup_worker *w, const char *text, size_t n)
-{
-    size_t cap = sizeof w->out;
-    while (n) {
-        if (w->out_len == cap) {
-            if (w->group < 0) {
-                prog_clear();
-                fwrite(w->out, 1, cap / 2, stderr);
-            } else {
-                w->dropped += cap / 2;
-            }
-            memmove(w->out, w->out + cap / 2, cap - cap / 2);
-            w->out_len = cap - cap / 2;
-        }
-        size_t take = n < cap - w->out_len ? n : cap - w->out_len;
-        memcpy(w->out + w->out_len, text, take);
-        w->out_len += take, text += take, n -= take;
-    }
-}
-
-/* What a worker printed during work that ended well goes to stderr as it was. */
-static void sched_pass_output(struct sup_worker *w)
-{
-    if (!w->out_len && !w->dropped)
-        return;
-    prog_clear();
-    if (w->dropped)
-        fprintf(stderr, "harness: %zu bytes of a worker's output dropped\n", w->dropped);
-    fwrite(w->out, 1, w->out_len, stderr);
-    w->out_len = w->dropped = 0;
-}
-
-static void sched_read_output(struct sup_worker *w)
-{
-    char buf[4096];
-    ssize_t n;
-    while (w->ch.out_fd >= 0 && (n = read(w->ch.out_fd, buf, sizeof buf)) != 0) {
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno != EAGAIN)
-                close(w->ch.out_fd), w->ch.out_fd = -1;
-            return;
-        }
-        sched_keep_output(w, buf, (size_t)n);
-    }
-    if (w->ch.out_fd >= 0)
-        close(w->ch.out_fd);
-    w->ch.out_fd = -1;
 }
 
 /* Whether message m fits where the worker is: a case begins only after the last one has its
@@ -302,6 +274,8 @@ static void sched_message(struct sched *s, struct sup_worker *w)
         sup_message(s->cx, sg, w, &m);
         if (m.type == MSG_DONE && !w->log[0]) {
             sched_group_done(s, sg);
+            if (m.index == MSG_DONE_LEAVING)
+                sched_retire(s, w); /* it is exiting: a group sent now would be lost */
         } else if (m.type == MSG_DONE) {
             /* Sanitized: the findings come when the tool exits, which it does now. */
             w->group = sg->g->ordinal;
@@ -393,7 +367,7 @@ static void sched_reap(struct sched *s, int i)
 
 static int sched_poll_timeout(const struct sched *s, double now)
 {
-    double t = SCHED_TICK_MS;
+    double t = s->waiting_data ? SCHED_DATA_TICK_MS : SCHED_TICK_MS;
     for (int i = 0; i < s->n_workers; i++)
         if (s->w[i].deadline > 0 && s->w[i].deadline - now < t)
             t = s->w[i].deadline - now;
@@ -446,20 +420,41 @@ static void sched_kill_all(struct sched *s)
         ;
 }
 
-void sched_run(struct run_ctx *cx, struct group *groups, int n_groups)
+/* A worker for each of the first groups, longest first, whose key reuses workers, up to the
+ * job and per-device limits: each opens its device now, while the parent makes references. */
+static void sched_early(struct sched *s)
 {
-    struct sched s;
-    sched_init(&s, cx, groups, n_groups);
+    for (int i = 0; i < s->n_groups && s->n_workers < s->cx->jobs; i++) {
+        const struct group *g = s->sg[s->order[i]].g;
+        if (s->sg[s->order[i]].state == SUP_PENDING && plan_reuses_workers(s->cx->o, g) && sched_fits(s, g, NULL) &&
+            sched_on_device(s, g) < SCHED_WORKERS_PER_DEVICE && !sched_spawn(s, g))
+            break;
+    }
+}
+
+struct sched *sched_start(struct run_ctx *cx, struct group *groups, int n_groups, int early)
+{
+    struct sched *s = xcalloc(1, sizeof *s);
+    sched_init(s, cx, groups, n_groups);
     signal(SIGPIPE, SIG_IGN);
     /* A worker's descendants that outlive it (a kernel's fork) become this process's
      * children, so they are reaped here rather than left as zombies. */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
-    while (!sup_interrupted && !cx->stopped && (s.emitted < n_groups || s.n_workers)) {
-        sched_fill(&s);
-        sched_wait(&s);
-        sched_emit(&s);
-        sched_progress(&s);
+    if (early)
+        sched_early(s);
+    return s;
+}
+
+void sched_run(struct sched *s)
+{
+    struct run_ctx *cx = s->cx;
+    while (!sup_interrupted && !cx->stopped && (s->emitted < s->n_groups || s->n_workers)) {
+        sched_fill(s);
+        sched_wait(s);
+        sched_emit(s);
+        sched_progress(s);
     }
-    sched_kill_all(&s);
-    sched_finish(&s);
+    sched_kill_all(s);
+    sched_finish(s);
+    free(s);
 }

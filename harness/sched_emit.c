@@ -1,11 +1,13 @@
-/* sched_emit.c: the scheduler's output side. Groups finish in any order; their rows go to
+/* sched_emit.c: the scheduler's output side: what workers print, and rows. Groups finish in any order; their rows go to
  * the reports and the terminal strictly in group order, each group after every earlier one,
  * so JSON, JUnit and the table are those of a serial run whatever the job count. --maxfail
  * counts failures in that same order, so a stopped run is deterministic too; the groups it
  * did not run get SKIP rows saying so. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scheduler.h"
 
@@ -29,6 +31,60 @@ static void sched_skip_row(struct sup_group *sg, const char *why)
     struct rep_result r;
     run_group_row(&r, sg->g, V_SKIP, why);
     sup_push_row(sg, &r);
+}
+
+/* Keeps what a worker prints until its work ends well (then it goes to stderr as it was) or
+ * badly (then its telling line goes into the row). Past the buffer, the older half goes:
+ * to stderr when the worker is idle, else dropped and counted. */
+void sched_keep_output(struct sup_worker *w, const char *text, size_t n)
+{
+    size_t cap = sizeof w->out;
+    while (n) {
+        if (w->out_len == cap) {
+            if (w->group < 0) {
+                prog_clear();
+                fwrite(w->out, 1, cap / 2, stderr);
+            } else {
+                w->dropped += cap / 2;
+            }
+            memmove(w->out, w->out + cap / 2, cap - cap / 2);
+            w->out_len = cap - cap / 2;
+        }
+        size_t take = n < cap - w->out_len ? n : cap - w->out_len;
+        memcpy(w->out + w->out_len, text, take);
+        w->out_len += take, text += take, n -= take;
+    }
+}
+
+/* What a worker printed during work that ended well goes to stderr as it was. */
+void sched_pass_output(struct sup_worker *w)
+{
+    if (!w->out_len && !w->dropped)
+        return;
+    prog_clear();
+    if (w->dropped)
+        fprintf(stderr, "harness: %zu bytes of a worker's output dropped\n", w->dropped);
+    fwrite(w->out, 1, w->out_len, stderr);
+    w->out_len = w->dropped = 0;
+}
+
+void sched_read_output(struct sup_worker *w)
+{
+    char buf[4096];
+    ssize_t n;
+    while (w->ch.out_fd >= 0 && (n = read(w->ch.out_fd, buf, sizeof buf)) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno != EAGAIN)
+                close(w->ch.out_fd), w->ch.out_fd = -1;
+            return;
+        }
+        sched_keep_output(w, buf, (size_t)n);
+    }
+    if (w->ch.out_fd >= 0)
+        close(w->ch.out_fd);
+    w->ch.out_fd = -1;
 }
 
 void sched_init(struct sched *s, struct run_ctx *cx, struct group *groups, int n_groups)
@@ -77,12 +133,29 @@ static void sched_header(const struct group *g)
         printf("%s: %s (%s), width %d\n", g->p->name, d->name, d->driver, g->width.width);
 }
 
+/* A row about a whole group that the previous part of the same group has given already: each
+ * part loads the kernel, so one that cannot load says so in every part (in words that may
+ * differ: each build keeps its own log). One is kept. */
+static int sched_said_before(const struct sched *s, const struct sup_group *sg, const struct rep_result *r)
+{
+    if (!r->group_row || sg->g->part <= 0 || sg->g->ordinal <= 0)
+        return 0;
+    const struct sup_group *prev = &s->sg[sg->g->ordinal - 1];
+    for (int i = 0; i < prev->n_rows; i++)
+        if (prev->rows[i].group_row && prev->rows[i].verdict == r->verdict &&
+            prev->rows[i].cmp.classes == r->cmp.classes)
+            return 1;
+    return 0;
+}
+
 /* Rows of sg from where its emission stopped; at --maxfail the run stops after that row. */
 static void sched_emit_rows(struct sched *s, struct sup_group *sg)
 {
     struct run_ctx *cx = s->cx;
     while (sg->emitted < sg->n_rows && !cx->stopped) {
         const struct rep_result *r = &sg->rows[sg->emitted++];
+        if (sched_said_before(s, sg, r))
+            continue;
         double t0 = now_ms();
         run_add_result(cx, r, sg->g->slot);
         cx->report_ms += now_ms() - t0;
@@ -94,6 +167,23 @@ static void sched_emit_rows(struct sched *s, struct sup_group *sg)
     }
 }
 
+/* The line after a group's rows; a cut group's after its last part, for all of them. */
+static void sched_done_line(const struct sched *s, const struct sup_group *last)
+{
+    const struct group *g = last->g;
+    int ran = 0;
+    double started = last->started, ended = last->ended;
+    for (int i = g->ordinal - (g->parts > 1 ? g->part : 0); i <= g->ordinal; i++) {
+        ran += s->sg[i].ran;
+        started = s->sg[i].started < started ? s->sg[i].started : started;
+        ended = s->sg[i].ended > ended ? s->sg[i].ended : ended;
+    }
+    printf("  done    %s %s w%d %s/%s: %d cases in %.1f s%s\n", g->p->name, g->p->dev[g->device].name, g->width.width,
+           g->k ? g->k->lang : "vendor", g->k ? g->k->name : g->p->vendor, ran, (ended - started) / 1e3,
+           g->parts > 1 ? " (parts side by side)" : "");
+    fflush(stdout);
+}
+
 void sched_emit(struct sched *s)
 {
     while (s->emitted < s->n_groups && s->sg[s->emitted].state == SUP_FINISHED && !s->cx->stopped) {
@@ -102,12 +192,8 @@ void sched_emit(struct sched *s)
         prog_clear();
         sched_header(g);
         sched_emit_rows(s, sg);
-        if (!s->cx->o->quiet && g->n_cases && !s->cx->stopped) {
-            printf("  done    %s %s w%d %s/%s: %d cases in %.1f s\n", g->p->name, g->p->dev[g->device].name,
-                   g->width.width, g->k ? g->k->lang : "vendor", g->k ? g->k->name : g->p->vendor, sg->ran,
-                   (sg->ended - sg->started) / 1e3);
-            fflush(stdout);
-        }
+        if (!s->cx->o->quiet && g->n_cases && !s->cx->stopped && g->part == g->parts - 1)
+            sched_done_line(s, sg);
         s->emitted++;
     }
 }
@@ -128,11 +214,14 @@ static void sched_finish_stopped(struct sched *s)
     char why[256];
     snprintf(why, sizeof why, "not run: the run stopped after %ld failures (--maxfail %d)", s->failures,
              s->cx->o->maxfail);
-    int skipped = 0;
+    int skipped = 0, said = 0;
     for (int i = s->stopped_at; i < s->n_groups; i++) {
         struct sup_group *sg = &s->sg[i];
-        if (i == s->stopped_at && sg->state == SUP_FINISHED && sg->emitted == sg->n_rows)
-            continue; /* the failure was its last row */
+        int finished = i == s->stopped_at && sg->state == SUP_FINISHED && sg->emitted == sg->n_rows;
+        int part_said = said && sg->g->part > 0; /* one row for the parts of a group */
+        said = !finished;
+        if (finished || part_said)
+            continue; /* its failure was its last row; an earlier part of its group has the row */
         struct rep_result r;
         run_group_row(&r, sg->g, V_SKIP, why);
         rep_add(&s->cx->sink, &r);

@@ -21,9 +21,15 @@ struct sched {
     int stopped_at;       /* the group in which --maxfail was reached, -1 none */
     struct sup_worker *w; /* cx->jobs of them */
     int n_workers;
+    int waiting_data; /* a pending group waits for its cases' data: poll often */
 };
 
 void sched_init(struct sched *s, struct run_ctx *cx, struct group *groups, int n_groups);
+/* What a worker prints: kept while it works, passed to stderr when its work ended well
+ * (sched_emit.c). */
+void sched_keep_output(struct sup_worker *w, const char *text, size_t n);
+void sched_pass_output(struct sup_worker *w);
+void sched_read_output(struct sup_worker *w);
 /* The worker ran sg to its end (DONE, or its end after a lost case): finished, or back in
  * the queue from sg->next when cases are left. */
 void sched_group_done(struct sched *s, struct sup_group *sg);

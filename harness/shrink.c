@@ -123,7 +123,7 @@ static int shrink_round(struct run_ctx *cx, const struct group *g, struct shrink
         op_prepare(&sc.data[i], &sc.kernels);
         tg.cases[tg.n_cases++] = i;
     }
-    sched_run(&sc, &tg, 1);
+    sched_run(sched_start(&sc, &tg, 1, 0));
     sg->trials += n;
     for (int i = 0; i < sc.sink.n; i++) {
         const struct rep_result *r = &sc.sink.all[i];

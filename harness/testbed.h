@@ -14,6 +14,12 @@ struct tb_pool {
     hb_buf *buf[HB_MAX_BUF_ARGS];
     size_t bytes[HB_MAX_BUF_ARGS];
     int size_classes; /* sizes round up to powers of two (else only an exact size is reused) */
+    /* Host images, what is uploaded and what came back, kept from case to case: a fresh
+     * allocation of a large one costs a page fault per 4 KiB on every case. Page-locked
+     * where the backend offers it (`locked`: freed by the backend). */
+    void *host[HB_MAX_BUF_ARGS][2];
+    size_t host_bytes[HB_MAX_BUF_ARGS][2];
+    unsigned char locked[HB_MAX_BUF_ARGS][2];
 };
 
 void tb_pool_init(struct tb_pool *pool, const char *backend, int sanitized);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "guard.h"
 #include "protocol.h"
 #include "runner.h"
@@ -131,7 +132,7 @@ static void wk_run_group(struct wk_state *w, const struct group *g, int start)
             wk_row(w, g, rc, w->be->last_error(w->hctx));
             if (rc == HB_UNSUPPORTED)
                 return;
-            wk_simple(w, g, MSG_DONE, 0);
+            wk_simple(w, g, MSG_DONE, MSG_DONE_LEAVING);
             _exit(0); /* a failed load may leave the context unusable */
         }
     }
@@ -183,6 +184,7 @@ void wk_serve(struct run_ctx *cx, const struct group *groups, int n_groups, cons
               const struct child_io *io)
 {
     struct wk_state w;
+    arena_protect(); /* the case data every worker reads: this one's kernels cannot change it */
     wk_init(&w, cx, groups, n_groups, io->result_fd);
     w.cmd_fd = io->cmd_fd;
     /* The device opens now, while the parent may still be busy elsewhere: a spare worker is

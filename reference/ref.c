@@ -26,6 +26,16 @@ static void *ref_calloc(size_t n, size_t size)
     return p;
 }
 
+/* The arrays a reference keeps, from where the caller wants them (ref_set_keep). */
+static void *(*keep_calloc)(size_t, size_t) = ref_calloc;
+static void (*keep_free)(void *) = free;
+
+void ref_set_keep(void *(*alloc)(size_t n, size_t size), void (*release)(void *p))
+{
+    keep_calloc = alloc ? alloc : ref_calloc;
+    keep_free = release ? release : free;
+}
+
 static int is_subnormal(float v) { return v != 0 && fabsf(v) < FLT_MIN; }
 
 enum promotion { AS_IS, ABSOLUTE, SUBNORMAL_ABS };
@@ -133,7 +143,7 @@ static void sgemm_input_flush(struct ref_sgemm *r, const float *A, const float *
     double *as = promote(A, mk, SUBNORMAL_ABS), *b = promote(B, kn, ABSOLUTE);
     double *a = promote(A, mk, ABSOLUTE), *bs = promote(B, kn, SUBNORMAL_ABS);
     double *part = ref_calloc(mn, sizeof *part);
-    r->flush = ref_calloc(mn, sizeof *r->flush);
+    r->flush = keep_calloc(mn, sizeof *r->flush);
     dgemm(r->flush, as, b, M, N, K);
     dgemm(part, a, bs, M, N, K);
     for (size_t i = 0; i < mn; i++)
@@ -200,7 +210,7 @@ static void sgemm_grids(struct ref_sgemm *r, const float *A, const float *B, con
             if (r->gauge[at] == 0 || q >= FLT_MIN)
                 continue;
             if (!r->flush)
-                r->flush = ref_calloc((size_t)M * N, sizeof *r->flush);
+                r->flush = keep_calloc((size_t)M * N, sizeof *r->flush);
             r->flush[at] += underflow;
         }
     free(qa), free(qb);
@@ -220,11 +230,11 @@ void ref_sgemm_compute_scaled(struct ref_sgemm *r, const float *A, const float *
     r->alpha = alpha, r->beta = beta;
     int with_c = C0 && beta != 0;
     r->terms = K + with_c;
-    r->c32 = ref_calloc(mn, sizeof *r->c32);
-    r->c64 = ref_calloc(mn, sizeof *r->c64);
-    r->gauge = ref_calloc(mn, sizeof *r->gauge);
-    r->spread = ref_calloc(mn, sizeof *r->spread);
-    r->exact = ref_calloc(mn + 1, sizeof *r->exact);
+    r->c32 = keep_calloc(mn, sizeof *r->c32);
+    r->c64 = keep_calloc(mn, sizeof *r->c64);
+    r->gauge = keep_calloc(mn, sizeof *r->gauge);
+    r->spread = keep_calloc(mn, sizeof *r->spread);
+    r->exact = keep_calloc(mn + 1, sizeof *r->exact);
     if (with_c && mn)
         memcpy(r->c32, C0, mn * sizeof *r->c32);
     if (M && N)
@@ -241,7 +251,8 @@ void ref_sgemm_compute_scaled(struct ref_sgemm *r, const float *A, const float *
 
 void ref_sgemm_free(struct ref_sgemm *r)
 {
-    free(r->c32), free(r->c64), free(r->gauge), free(r->spread), free(r->flush), free(r->exact);
+    keep_free(r->c32), keep_free(r->c64), keep_free(r->gauge), keep_free(r->spread), keep_free(r->flush),
+        keep_free(r->exact);
     memset(r, 0, sizeof *r);
 }
 
@@ -271,16 +282,16 @@ void ref_reduce_compute(struct ref_reduce *r, const float *x, long n, long chunk
     r->n = n, r->chunk = chunk;
     r->blocks = (n + chunk - 1) / chunk;
     size_t nb = (size_t)r->blocks;
-    r->partial64 = ref_calloc(nb, sizeof *r->partial64);
-    r->gauge = ref_calloc(nb, sizeof *r->gauge);
-    r->spread = ref_calloc(nb, sizeof *r->spread);
-    r->exact = ref_calloc(nb + 1, sizeof *r->exact);
+    r->partial64 = keep_calloc(nb, sizeof *r->partial64);
+    r->gauge = keep_calloc(nb, sizeof *r->gauge);
+    r->spread = keep_calloc(nb, sizeof *r->spread);
+    r->exact = keep_calloc(nb + 1, sizeof *r->exact);
     double sum = 0, comp = 0; /* Neumaier's compensated sum for the total */
     for (long b = 0; b < r->blocks; b++) {
         long start = b * chunk, end = start + chunk < n ? start + chunk : n;
         double f = reduce_block(r, b, x + start, end - start);
         if (f > 0 && !r->flush)
-            r->flush = ref_calloc(nb, sizeof *r->flush);
+            r->flush = keep_calloc(nb, sizeof *r->flush);
         if (f > 0)
             r->flush[b] = f;
         r->total_abs += r->gauge[b];
@@ -295,7 +306,7 @@ void ref_reduce_compute(struct ref_reduce *r, const float *x, long n, long chunk
 
 void ref_reduce_free(struct ref_reduce *r)
 {
-    free(r->partial64), free(r->gauge), free(r->spread), free(r->flush), free(r->exact);
+    keep_free(r->partial64), keep_free(r->gauge), keep_free(r->spread), keep_free(r->flush), keep_free(r->exact);
     memset(r, 0, sizeof *r);
 }
 

@@ -49,6 +49,9 @@ void ref_sgemm_compute(struct ref_sgemm *r, const float *A, const float *B, long
 void ref_sgemm_compute_scaled(struct ref_sgemm *r, const float *A, const float *B, const float *C0, float alpha,
                               float beta, long M, long N, long K);
 void ref_sgemm_free(struct ref_sgemm *r);
+/* Where the arrays a reference keeps come from and go back to (NULL, NULL: calloc and free);
+ * the harness puts them in memory its workers share (arena.h). Set before computing any. */
+void ref_set_keep(void *(*alloc)(size_t n, size_t size), void (*release)(void *p));
 void ref_reduce_compute(struct ref_reduce *r, const float *x, long n, long chunk);
 void ref_reduce_free(struct ref_reduce *r);
 

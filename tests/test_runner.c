@@ -316,7 +316,7 @@ static void run_one_group(struct run_ctx *cx, const char *kernel_name)
     struct hb_err err = {{0}};
     ck_assert_int_eq(rep_open(&cx->sink, NULL, NULL, NULL, &err), 0);
     cx->jobs = 1;
-    sched_run(cx, &g, 1);
+    sched_run(sched_start(cx, &g, 1, 0));
     free(g.cases);
 }
 
@@ -385,7 +385,7 @@ static struct rep_result *run_all(const char *dir, const char *manifest, int job
     int n_groups = plan_groups(&cx, &sim_probe, 1, &groups);
     struct hb_err err = {{0}};
     ck_assert_int_eq(rep_open(&cx.sink, NULL, NULL, NULL, &err), 0);
-    sched_run(&cx, groups, n_groups);
+    sched_run(sched_start(&cx, groups, n_groups, 0));
     *n = cx.sink.n;
     struct rep_result *rows = calloc((size_t)cx.sink.n + 1, sizeof *rows);
     memcpy(rows, cx.sink.all, (size_t)cx.sink.n * sizeof *rows);

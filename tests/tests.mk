@@ -30,7 +30,7 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iharness -Ireference \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 # The parsers need the op table, which needs the core below it (references, comparison).
-FUZZ_CORE := harness/case.c harness/case_line.c harness/util.c harness/verdict.c harness/op.c harness/op_gemm.c \
+FUZZ_CORE := harness/case.c harness/case_line.c harness/util.c harness/arena.c harness/verdict.c harness/op.c harness/op_gemm.c \
              harness/op_gemm_data.c harness/op_reduce.c harness/compare.c harness/gen.c harness/guard.c harness/manifest.c \
              harness/manifest_parse.c harness/text.c harness/jsonl.c harness/jsonl_write.c reference/ref.c
 FUZZ_TARGETS := case manifest jsonl

@@ -19,6 +19,34 @@ else
         tests/same_results.py "$T/j1.jsonl" "$T/j3.jsonl" "$T/j1.xml" "$T/j3.xml" >"$T/py" 2>&1
     then ok "-j 3 and -j 1 write the same JSON and JUnit, timing aside"; else bad "-j 3 and -j 1 write the same JSON and JUnit" "$T/py"; fi
 
+    if [ -n "$(device_count vulkan)" ] && [ "$(device_count vulkan)" != 0 ]; then
+        echo "integration: long groups run in parts side by side, their rows as one group's"
+        # llvmpipe offers 2 GiB: four idle workers' contexts used to block every placement.
+        pk='glsl/sgemm_naive,glsl/sgemm_tiled,glsl/fault_sgemm_oob,glsl/reduce_generic'
+        for j in 1 4; do
+            timeout 300 "$H" run --backend vulkan --width 8 --kernel "$pk" --case 'edge_*,exact_*,sum_*' --jobs $j \
+                --json "$T/parts$j.jsonl" --junit "$T/parts$j.xml" >"$T/parts$j.out" 2>&1
+            echo "exit $?" >>"$T/parts$j.out"
+        done
+        if grep -q 'exit 0' "$T/parts4.out" && grep -q 'glsl/sgemm_naive: [0-9]* cases in .* (parts side by side)' "$T/parts4.out" &&
+            tests/same_results.py "$T/parts1.jsonl" "$T/parts4.jsonl" "$T/parts1.xml" "$T/parts4.xml" >"$T/py" 2>&1
+        then ok "-j 4 on lavapipe finishes, cuts SGEMM groups into parts, and reports as -j 1 does"
+        else
+            cat "$T/py" >>"$T/parts4.out"
+            bad "-j 4 on lavapipe finishes, cuts SGEMM groups into parts, and reports as -j 1 does" "$T/parts4.out"
+        fi
+        echo "integration: a kernel that fails to load does not take the next group down with its worker"
+        awk 'BEGIN { RS = ""; ORS = "\n\n" } /vk_broken/ { print } ' tests/data/ukern/vulkan.manifest >"$T/first.manifest"
+        awk 'BEGIN { RS = ""; ORS = "\n\n" } /vk_gemm_ab/ { print } ' tests/data/ukern/vulkan.manifest >>"$T/first.manifest"
+        sed -i "s|^source = |source = $(pwd)/tests/data/ukern/|" "$T/first.manifest"
+        XDG_CACHE_HOME="$T/cache" "$H" run --backend vulkan --width 8 --only-manifest --manifest "$T/first.manifest" \
+            --case 'edge_*' --jobs 1 --json "$T/first.jsonl" --quiet >"$T/out" 2>&1
+        json_check "... the broken kernel is one ERROR, the good one after it passes every case" "$T/first.jsonl" \
+            "len(find(kernel='vk_broken')) == 1 and find(kernel='vk_gemm_ab') and all(r['verdict'] == 'PASS' for r in find(kernel='vk_gemm_ab'))"
+    else
+        skip "groups in parts" "no Vulkan device (the emulator's groups are never cut)"
+    fi
+
     echo "integration: --maxfail stops the run, and the reports say so"
     printf '[crashes]\nop = sgemm\nlang = cuda\nsource = %s\nentry = fault_crash\nblock = 16 16 1\ngrid = N/16 M/16 1\n' \
         "$(pwd)/kernels/cuda/fault_crash.cu" >"$T/crashes.manifest"
