@@ -4,12 +4,11 @@
 // vec4 global and shared accesses, warp tiles, and a check-free path for workgroups whose tile
 // lies inside C. Fragments are read in the k step that uses them: reading step k+1's ahead
 // took 157 registers on NVIDIA, one workgroup per SM instead of two (35 against 40 TFLOPS at
-// 4096 on the H200, speedlab round 2); its compiler schedules the shared loads itself. Every
+// 4096 on the H200); its compiler schedules the shared loads itself. Every
 // register array is indexed only by constants once the [[unroll]] loops are unrolled (glslc -O
 // does it): a dynamic index sends the array to local memory, which made an earlier form of
 // this shader 10x slower on NVIDIA. Any M, N, K and subgroup size; written for exactly 256
-// invocations (block 16 16 1); grid ceil(N/128) x ceil(M/128). speedlab/glsl/sgemm_lab.comp
-// holds the variants speedlab times.
+// invocations (block 16 16 1); grid ceil(N/128) x ceil(M/128).
 #version 450
 #extension GL_EXT_control_flow_attributes : require
 
