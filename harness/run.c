@@ -200,7 +200,7 @@ struct run_plan {
 };
 
 /* The case data is all made: the threads are joined, the arena takes no more. */
-static void plan_prepare_done(struct run_plan *plan)
+static void run_prepare_done(struct run_plan *plan)
 {
     plan->ref_ms = plan_prepare_wait(plan->prep);
     plan->prep = NULL;
@@ -217,7 +217,7 @@ static void run_plan_and_prepare(struct run_ctx *cx, const struct probe *probes,
     plan->sched = sched_start(cx, plan->groups, plan->n_groups, arena_open_now);
     plan->prep = plan_prepare_start(cx, cx->jobs);
     if (!arena_open_now)
-        plan_prepare_done(plan);
+        run_prepare_done(plan);
 }
 
 /* Everything before the first group: reports and after-run outputs (opened, so a previous
@@ -308,7 +308,7 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
         run_started = 1;
         sched_run(plan.sched);
         if (plan.prep)
-            plan_prepare_done(&plan);
+            run_prepare_done(&plan);
         if (o->shrink && !sup_interrupted)
             shrink_failures(&cx, probes, n_probes);
         if (sup_interrupted)

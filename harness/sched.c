@@ -1,8 +1,9 @@
-/* sched.c: runs a run's groups in worker children, up to cx->jobs at once, longest first. A
- * worker serves one (backend, device, width), group after group, until it dies or hangs (a
- * fresh one takes the rest); plan_reuses_workers (parts.c) says where each group gets its own. Workers share a
- * device while their largest buffers fit its memory; rows wait until every earlier group is
- * out (sched_emit.c), so the reports do not depend on the job count. */
+/* sched.c: runs a run's groups in worker children, up to cx->jobs at once, longest first, each
+ * once its cases' data is made. A worker serves one (backend, device, width), group after
+ * group, until it dies or hangs (a fresh one takes the rest); plan_reuses_workers (parts.c)
+ * says where each group gets its own. Workers share a device while their largest buffers fit
+ * its memory, 8 at most; rows wait until every earlier group is out (sched_emit.c), so the
+ * reports do not depend on the job count. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

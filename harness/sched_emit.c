@@ -1,8 +1,9 @@
-/* sched_emit.c: the scheduler's output side: what workers print, and rows. Groups finish in any order; their rows go to
- * the reports and the terminal strictly in group order, each group after every earlier one,
- * so JSON, JUnit and the table are those of a serial run whatever the job count. --maxfail
- * counts failures in that same order, so a stopped run is deterministic too; the groups it
- * did not run get SKIP rows saying so. */
+/* sched_emit.c: the scheduler's output side: what workers print, and rows. Groups finish in
+ * any order; their rows go to the reports and the terminal strictly in group order, each
+ * group after every earlier one (a group cut into parts reads as one), so JSON, JUnit and
+ * the table are those of a serial run whatever the job count. --maxfail counts failures in
+ * that same order, so a stopped run is deterministic too; the groups it did not run get SKIP
+ * rows saying so. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
