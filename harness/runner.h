@@ -75,6 +75,7 @@ struct sup_worker {
     double deadline;          /* now_ms() past which it is killed; 0: idle, none */
     double case_start, born;
     int progressed; /* a RESULT for its current group came */
+    int first_row;  /* its group's row count when the group was sent: its rows follow */
     int timed_out, killed, exited, eof, status;
     double eof_at, exited_at;
     char bad_message[256];                 /* a malformed message: not trusted further */
@@ -160,8 +161,9 @@ void sup_message(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, 
 /* The worker running s has ended: rows for what it left unfinished. Returns 1 when the group
  * goes on in a fresh worker from s->next, 0 when it is finished. */
 int sup_worker_lost(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w);
-/* A sanitized worker has ended: the tool's findings in its log become a row. */
-void sup_sanitized_end(struct run_ctx *cx, struct sup_group *s, const char *log);
+/* A sanitized worker has ended: the tool's findings in its log become a row; under memcheck
+ * the rows from first_row on whose launch failed take its finding (it stops the kernel). */
+void sup_sanitized_end(struct run_ctx *cx, struct sup_group *s, const char *log, int first_row);
 /* After the last case: the known-bad group's XPASS row; the group is finished. */
 void sup_group_finish(struct run_ctx *cx, struct sup_group *s);
 /* The case timeout of a group (its kernel's, or the run's). */

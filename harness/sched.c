@@ -126,7 +126,7 @@ static int sched_assign(struct sched *s, struct sup_worker *w, struct sup_group 
         return -1;
     }
     w->group = sg->g->ordinal;
-    w->in_flight = -1, w->progressed = 0;
+    w->in_flight = -1, w->progressed = 0, w->first_row = sg->n_rows;
     w->deadline = now_ms() + s->cx->o->timeout_s * 1000; /* device open and kernel load */
     if (!sg->started)
         sg->started = now_ms();
@@ -348,7 +348,7 @@ static void sched_reap(struct sched *s, int i)
     if (w->group >= 0 && !sup_interrupted && !s->cx->stopped) {
         struct sup_group *sg = &s->sg[w->group];
         int rows = sg->n_rows;
-        sup_sanitized_end(s->cx, sg, w->log);
+        sup_sanitized_end(s->cx, sg, w->log, w->first_row);
         if (sup_worker_lost(s->cx, sg, w))
             sg->state = SUP_PENDING, sg->restarts++;
         else

@@ -46,16 +46,23 @@ static void sup_count(struct sup_group *s, const struct rep_result *r)
     s->caught |= r->verdict == V_XFAIL;
 }
 
-/* The row's verdict and reason, any API message first. */
-static void sup_judge(const struct run_ctx *cx, const struct group *g, const struct hb_case *c, struct rep_result *r)
+/* The verdict of row r of group g, its reason in verdict_why. */
+static enum hb_verdict sup_verdict(const struct run_ctx *cx, const struct group *g, const struct rep_result *r,
+                                   char *verdict_why, size_t len)
 {
-    char kernel_name[160], verdict_why[256];
+    char kernel_name[160];
     snprintf(kernel_name, sizeof kernel_name, "%s/%s", r->lang, r->kernel);
-    const struct known_bug *bug = known_match(&cx->known, r->backend, r->device, kernel_name, c->name);
+    const struct known_bug *bug = known_match(&cx->known, r->backend, r->device, kernel_name, r->case_name);
     int expected_bad = g->k ? kern_expected_bad(g->k, g->width.width) : 0;
     unsigned allowed = g->k && g->k->nondeterministic ? CLS_NONDET : 0;
-    r->verdict =
-        verdict_case(&r->cmp, expected_bad, g->k ? g->k->expect : 0, allowed, bug, verdict_why, sizeof verdict_why);
+    return verdict_case(&r->cmp, expected_bad, g->k ? g->k->expect : 0, allowed, bug, verdict_why, (unsigned)len);
+}
+
+/* The row's verdict and reason, any API message first. */
+static void sup_judge(const struct run_ctx *cx, const struct group *g, struct rep_result *r)
+{
+    char verdict_why[256];
+    r->verdict = sup_verdict(cx, g, r, verdict_why, sizeof verdict_why);
     if (r->why[0] && verdict_why[0]) {
         char api_why[sizeof r->why];
         memcpy(api_why, r->why, sizeof api_why);
@@ -82,7 +89,7 @@ static void sup_result(struct run_ctx *cx, struct sup_group *s, const struct msg
     txt_copy(r.layout, sizeof r.layout, m->r.layout);
     txt_copy(r.binary, sizeof r.binary, m->r.binary);
     txt_copy(r.why, sizeof r.why, m->r.why);
-    sup_judge(cx, g, c, &r);
+    sup_judge(cx, g, &r);
     sup_push_row(s, &r);
     sup_count(s, &r);
     s->next = m->index + 1;
@@ -225,8 +232,30 @@ int sup_worker_lost(struct run_ctx *cx, struct sup_group *s, struct sup_worker *
     return !s->stop && s->next < g->n_cases;
 }
 
+/* memcheck stops a kernel at its first bad access, so the launch fails: rows from first_row on
+ * whose launch failed take the tool's finding and are judged again (a canary that expects oob
+ * is then caught, not an ERROR). */
+static void sup_stopped_by_tool(struct run_ctx *cx, struct sup_group *s, int first_row)
+{
+    for (int i = first_row < 0 ? 0 : first_row; i < s->n_rows; i++) {
+        struct rep_result *r = &s->rows[i];
+        if (r->group_row || !(r->cmp.classes & CLS_API))
+            continue;
+        char verdict_why[256];
+        r->cmp.classes |= CLS_OOB;
+        s->failing -= verdict_fails_run(r->verdict);
+        r->verdict = sup_verdict(cx, s->g, r, verdict_why, sizeof verdict_why);
+        s->failing += verdict_fails_run(r->verdict);
+        s->caught |= r->verdict == V_XFAIL;
+        txt_printf(r->why, sizeof r->why,
+                   "launch stopped by compute-sanitizer memcheck at a bad access (its row "
+                   "names it); %s",
+                   verdict_why);
+    }
+}
+
 /* The tool's findings for one sanitized worker: a race or a bad access is a verdict. */
-static void sup_sanitizer_row(struct run_ctx *cx, struct sup_group *s, const char *log)
+static void sup_sanitizer_row(struct run_ctx *cx, struct sup_group *s, const char *log, int first_row)
 {
     const struct group *g = s->g;
     char summary[768];
@@ -238,6 +267,8 @@ static void sup_sanitizer_row(struct run_ctx *cx, struct sup_group *s, const cha
     r.group_row = 1;
     snprintf(r.case_name, sizeof r.case_name, "%s", cx->o->sanitize);
     r.cmp.classes = findings < 0 ? CLS_API : !strcmp(cx->o->sanitize, "racecheck") ? CLS_NONDET : CLS_OOB;
+    if (r.cmp.classes == CLS_OOB)
+        sup_stopped_by_tool(cx, s, first_row);
     char verdict_why[256];
     r.verdict = verdict_case(&r.cmp, kern_expected_bad(g->k, g->width.width), g->k->expect, 0, NULL, verdict_why,
                              sizeof verdict_why);
@@ -247,10 +278,10 @@ static void sup_sanitizer_row(struct run_ctx *cx, struct sup_group *s, const cha
     s->caught |= r.verdict == V_XFAIL;
 }
 
-void sup_sanitized_end(struct run_ctx *cx, struct sup_group *s, const char *log)
+void sup_sanitized_end(struct run_ctx *cx, struct sup_group *s, const char *log, int first_row)
 {
     if (log[0] && s->g->k)
-        sup_sanitizer_row(cx, s, log);
+        sup_sanitizer_row(cx, s, log, first_row);
 }
 
 void sup_group_finish(struct run_ctx *cx, struct sup_group *s)

@@ -1,0 +1,111 @@
+/* test_supervise.c: what a sanitized group's end does to its rows (supervise.c). memcheck
+ * stops a kernel at its first bad access, so the launch fails: a canary that expects oob is
+ * caught (XFAIL), not an ERROR that fails the run, and a kernel claimed correct stays an
+ * ERROR with the access as a class too. Without a finding, nothing is re-judged. */
+#include "runner.h"
+#include "tutil.h"
+
+static struct probe cuda;
+static struct run_opts opts;
+static struct kern_desc kernel;
+static struct group group;
+
+/* A memcheck log as compute-sanitizer writes it: one bad write, or none. */
+static char *memcheck_log(const char *dir, int errors)
+{
+    return errors ? t_write(dir, "log",
+                            "========= COMPUTE-SANITIZER\n"
+                            "========= Invalid __global__ write of size 4 bytes\n"
+                            "=========     at fault_oob+0x1080 in fault_oob.cu:21\n"
+                            "========= ERROR SUMMARY: 1 error\n")
+                  : t_write(dir, "log", "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n");
+}
+
+/* A sanitized group of one case whose launch failed (the row the worker's RESULT made). */
+static void fixture(struct run_ctx *cx, struct sup_group *s, unsigned expect)
+{
+    memset(cx, 0, sizeof *cx);
+    memset(&opts, 0, sizeof opts);
+    opts.sanitize = "memcheck";
+    cx->o = &opts;
+    memset(&cuda, 0, sizeof cuda);
+    snprintf(cuda.name, sizeof cuda.name, "cuda");
+    snprintf(cuda.dev[0].name, sizeof cuda.dev[0].name, "NVIDIA H200");
+    memset(&kernel, 0, sizeof kernel);
+    kernel.name = "fault_oob", kernel.lang = "cuda", kernel.any_width = 1, kernel.expect = expect;
+    memset(&group, 0, sizeof group);
+    group.p = &cuda, group.k = &kernel, group.width.width = 32, group.parts = 1;
+    sup_group_init(s, &group);
+    struct rep_result r;
+    run_fill_identity(&r, &group);
+    snprintf(r.case_name, sizeof r.case_name, "edge_15x16x17");
+    r.cmp.classes = CLS_API;
+    r.verdict = V_ERROR;
+    snprintf(r.why, sizeof r.why, "launch: sticky CUDA error: cudaErrorLaunchFailure");
+    sup_push_row(s, &r);
+}
+
+START_TEST(a_canary_stopped_by_memcheck_is_caught)
+{
+    struct run_ctx cx;
+    struct sup_group s;
+    fixture(&cx, &s, CLS_OOB);
+    char *dir = t_tmpdir(), *log = memcheck_log(dir, 1);
+    sup_sanitized_end(&cx, &s, log, 0);
+    ck_assert_int_eq(s.n_rows, 2);
+    ck_assert_int_eq(s.rows[0].verdict, V_XFAIL);
+    ck_assert_uint_eq(s.rows[0].cmp.classes, CLS_API | CLS_OOB);
+    ck_assert_ptr_nonnull(strstr(s.rows[0].why, "memcheck"));
+    ck_assert(s.rows[1].group_row && s.rows[1].verdict == V_XFAIL);
+    ck_assert_int_eq(s.failing, 0);
+    ck_assert(s.caught);
+    sup_group_free(&s);
+    free(log);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(a_claimed_good_kernel_stays_an_error)
+{
+    struct run_ctx cx;
+    struct sup_group s;
+    fixture(&cx, &s, 0);
+    char *dir = t_tmpdir(), *log = memcheck_log(dir, 1);
+    sup_sanitized_end(&cx, &s, log, 0);
+    ck_assert_int_eq(s.rows[0].verdict, V_ERROR);
+    ck_assert_uint_eq(s.rows[0].cmp.classes, CLS_API | CLS_OOB);
+    ck_assert_int_eq(s.rows[1].verdict, V_FAIL);
+    sup_group_free(&s);
+    free(log);
+    t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(without_a_finding_nothing_changes)
+{
+    struct run_ctx cx;
+    struct sup_group s;
+    fixture(&cx, &s, CLS_OOB);
+    char *dir = t_tmpdir(), *log = memcheck_log(dir, 0);
+    sup_sanitized_end(&cx, &s, log, 0);
+    ck_assert_int_eq(s.n_rows, 1);
+    ck_assert_int_eq(s.rows[0].verdict, V_ERROR);
+    ck_assert_uint_eq(s.rows[0].cmp.classes, CLS_API);
+    sup_group_free(&s);
+    free(log);
+    t_rmtree(dir);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("supervise");
+    TCase *t = tcase_create("supervise");
+    tcase_add_test(t, a_canary_stopped_by_memcheck_is_caught);
+    tcase_add_test(t, a_claimed_good_kernel_stays_an_error);
+    tcase_add_test(t, without_a_finding_nothing_changes);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void) { return t_run(suite()); }
