@@ -45,13 +45,21 @@ static void fixture(struct run_ctx *cx, struct sup_group *s, unsigned expect)
     sup_push_row(s, &r);
 }
 
+/* The group's end with a memcheck log of `errors` bad accesses (scratch files removed). */
+static void end_group(struct run_ctx *cx, struct sup_group *s, int errors)
+{
+    char *dir = t_tmpdir(), *log = memcheck_log(dir, errors);
+    sup_sanitized_end(cx, s, log, 0);
+    free(log);
+    t_rmtree(dir);
+}
+
 START_TEST(a_canary_stopped_by_memcheck_is_caught)
 {
     struct run_ctx cx;
     struct sup_group s;
     fixture(&cx, &s, CLS_OOB);
-    char *dir = t_tmpdir(), *log = memcheck_log(dir, 1);
-    sup_sanitized_end(&cx, &s, log, 0);
+    end_group(&cx, &s, 1);
     ck_assert_int_eq(s.n_rows, 2);
     ck_assert_int_eq(s.rows[0].verdict, V_XFAIL);
     ck_assert_uint_eq(s.rows[0].cmp.classes, CLS_API | CLS_OOB);
@@ -60,8 +68,6 @@ START_TEST(a_canary_stopped_by_memcheck_is_caught)
     ck_assert_int_eq(s.failing, 0);
     ck_assert(s.caught);
     sup_group_free(&s);
-    free(log);
-    t_rmtree(dir);
 }
 END_TEST
 
@@ -70,14 +76,11 @@ START_TEST(a_claimed_good_kernel_stays_an_error)
     struct run_ctx cx;
     struct sup_group s;
     fixture(&cx, &s, 0);
-    char *dir = t_tmpdir(), *log = memcheck_log(dir, 1);
-    sup_sanitized_end(&cx, &s, log, 0);
+    end_group(&cx, &s, 1);
     ck_assert_int_eq(s.rows[0].verdict, V_ERROR);
     ck_assert_uint_eq(s.rows[0].cmp.classes, CLS_API | CLS_OOB);
     ck_assert_int_eq(s.rows[1].verdict, V_FAIL);
     sup_group_free(&s);
-    free(log);
-    t_rmtree(dir);
 }
 END_TEST
 
@@ -86,14 +89,11 @@ START_TEST(without_a_finding_nothing_changes)
     struct run_ctx cx;
     struct sup_group s;
     fixture(&cx, &s, CLS_OOB);
-    char *dir = t_tmpdir(), *log = memcheck_log(dir, 0);
-    sup_sanitized_end(&cx, &s, log, 0);
+    end_group(&cx, &s, 0);
     ck_assert_int_eq(s.n_rows, 1);
     ck_assert_int_eq(s.rows[0].verdict, V_ERROR);
     ck_assert_uint_eq(s.rows[0].cmp.classes, CLS_API);
     sup_group_free(&s);
-    free(log);
-    t_rmtree(dir);
 }
 END_TEST
 
