@@ -112,6 +112,17 @@ else
         'find(kernel="sgemm_tmpl") and all(r["verdict"] == "PASS" for r in find(kernel="sgemm_tmpl"))'
     json_check "every spelling of nvcc's #pragma unroll builds for g++ and passes" "$T/feat.jsonl" \
         'find(kernel="unroll_sgemm") and all(r["verdict"] == "PASS" for r in find(kernel="unroll_sgemm"))'
+    # fmaf is a libm call on baseline x86-64 (each call spills the accumulators): fused where the CPU fuses, a*b+c never contracted.
+    fma=$(grep -qw fma /proc/cpuinfo && echo 1 || echo 0)
+    json_check "run-time builds: a*b+c not contracted, and -mfma where the CPU fuses" "$T/feat.jsonl" \
+        "recs and all('-ffp-contract=off' in r['binary'] and ('-mfma' in r['binary']) == bool($fma) for r in recs)"
+    if [ "$fma" = 1 ] && command -v objdump >/dev/null; then
+        if objdump -d "$BUILD/kernels/sim/cuda/sgemm_optimized.so" | grep -q 'call.*fmaf'; then
+            bad "the shipped sgemm_optimized calls libm's fmaf on a CPU that fuses"
+        else
+            ok "the shipped sgemm_optimized fuses its multiply-adds in one instruction"
+        fi
+    fi
     expect_exit 1 "users' kernels that do not build fail the run" -- env XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 \
         --only-manifest --manifest "$S/broken.manifest" --case 'edge_15*' --json "$T/brk.jsonl"
     json_check "a compile error is an ERROR with its line and log" "$T/brk.jsonl" \

@@ -18,7 +18,13 @@ SIM_UNROLL := $(BUILD)/backends/sim-unroll
 # instrumentation without its runtime lets the prelude see every access (sim_hooks.h);
 # -z defs turns any hook it lacks into a build failure (a SKIP), not a dlopen error. Shipped
 # kernels add -Werror; users' kernels are built without it (their warnings stay in the log).
-SIM_KFLAGS := -x c++ -std=c++17 -O2 -g -fPIC -fno-exceptions -fno-rtti \
+# fmaf and __fmaf_rn are a libm call on baseline x86-64, and each call spills every register
+# a tiled kernel keeps its accumulators in: on a host whose CPU fuses, -mfma makes them one
+# instruction (sgemm_optimized 3x faster). -ffp-contract=off keeps a*b+c two roundings with
+# or without it, as the emulator always computed them.
+SIM_FMA := $(if $(and $(shell grep -qw fma /proc/cpuinfo 2>/dev/null && echo y),\
+                      $(shell $(SIM_CXX) -mfma -x c++ -E /dev/null >/dev/null 2>&1 && echo y)),-mfma)
+SIM_KFLAGS := -x c++ -std=c++17 -O2 -g -fPIC -fno-exceptions -fno-rtti $(SIM_FMA) -ffp-contract=off \
               -Wall -Wextra -Wno-unknown-pragmas \
               -I$(abspath $(SIM_DIR)/include) -I$(abspath $(SIM_DIR)) \
               -fsanitize=thread --param=tsan-distinguish-volatile=1 \
@@ -56,7 +62,7 @@ $(SIM_UNROLL): $(SIM_DIR)/sim_unroll.c $(SIM_DIR)/sim_unroll_main.c $(SIM_DIR)/s
 # On failure the target becomes "sim-unsupported: <first error line>" and the full log
 # stays next to it, so the next make retries only when the source or prelude changes.
 define SIM_KERNEL_RULE
-$(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE) $(SIM_UNROLL)
+$(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE) $(SIM_UNROLL) $(SIM_DIR)/backend.mk
 	@mkdir -p $$(dir $$@)
 	@if $(SIM_CXX) $(SIM_KFLAGS) $(SIM_KWERROR) -include $(abspath $(SIM_DIR)/include/$(4)) $(5) \
 	        $$< -E -o $$@.ii 2> $$@.log && $(SIM_UNROLL) < $$@.ii > $$@.unrolled.ii && \
