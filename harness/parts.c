@@ -10,6 +10,9 @@
 
 /* Parts aimed at per job: enough that the longest-first order can even out the workers. */
 #define PARTS_PER_JOB 2
+/* The vendor library's first call in each worker sets it up (half a second for cuBLAS): its
+ * group is cut in two at most, so that it neither ends the run alone nor pays that often. */
+#define PARTS_VENDOR_MAX 2
 
 /* Not on the emulator, whose random schedules count launches per device context (a group's
  * schedule must not depend on the groups a worker ran before it) and whose kernels are native
@@ -19,14 +22,23 @@ int plan_reuses_workers(const struct run_opts *o, const struct group *g)
     return strcmp(g->p->name, "sim") && !o->sanitize;
 }
 
-/* Only a kernel's group whose cases stand alone is cut: not a known-bad kernel (its first
- * catch ends it, and an XPASS needs every case), not one run in a worker of its own, not the
- * vendor library (its first call in each worker sets it up: half a second for cuBLAS). */
+/* Only a group whose cases stand alone is cut: not a known-bad kernel's (its first catch
+ * ends it, and an XPASS needs every case), not one run in a worker of its own. */
 static int parts_allowed(const struct run_ctx *cx, const struct group *g)
 {
-    if (!g->k || !plan_reuses_workers(cx->o, g) || g->skip_racecheck || g->n_cases < 2)
+    if (!plan_reuses_workers(cx->o, g) || g->skip_racecheck || g->n_cases < 2)
         return 0;
-    return !g->k->expect && !kern_expected_bad(g->k, g->width.width);
+    return !g->k || (!g->k->expect && !kern_expected_bad(g->k, g->width.width));
+}
+
+/* A group's work, its cases' costs: not the weights that only put a group early (a canary's
+ * wait for its timeout, its restarts), which no cut can share out. */
+static double parts_work(const struct run_ctx *cx, const struct group *g)
+{
+    double work = 0;
+    for (int i = 0; i < g->n_cases; i++)
+        work += plan_case_cost(cx->data[g->cases[i]].c);
+    return work;
 }
 
 /* Appends the parts of g, each about cost / n of its cases' work, to out. */
@@ -58,15 +70,17 @@ int plan_split_groups(const struct run_ctx *cx, struct group **groups, int n_gro
     double total = 0;
     int n_out = 0, wanted = 0;
     for (int i = 0; i < n_groups; i++)
-        total += (*groups)[i].cost;
+        total += parts_work(cx, &(*groups)[i]);
     double target = total / (PARTS_PER_JOB * (cx->jobs > 0 ? cx->jobs : 1));
     int *n_parts = xcalloc((size_t)n_groups + 1, sizeof *n_parts);
     for (int i = 0; i < n_groups; i++) {
         const struct group *g = &(*groups)[i];
+        double work = parts_work(cx, g);
         n_parts[i] = 1;
-        if (cx->jobs > 1 && target > 0 && parts_allowed(cx, g) && g->cost > target) {
-            double want = g->cost / target + 0.999;
-            n_parts[i] = want > cx->jobs ? cx->jobs : (int)want;
+        if (cx->jobs > 1 && target > 0 && parts_allowed(cx, g) && work > target) {
+            double want = work / target + 0.999;
+            int most = g->k ? cx->jobs : PARTS_VENDOR_MAX;
+            n_parts[i] = want > most ? most : (int)want;
             if (n_parts[i] > g->n_cases)
                 n_parts[i] = g->n_cases;
         }

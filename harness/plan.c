@@ -15,6 +15,7 @@
 #include "guard.h"
 #include "ref.h"
 #include "runner.h"
+#include "trace.h"
 
 int plan_lang_listed(const char *langs, const char *lang)
 {
@@ -248,14 +249,16 @@ int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const st
     return selected;
 }
 
-/* Work of one case in arbitrary units: its multiply-adds or elements, its data, and a fixed
- * part for what every case costs (uploads, checks, a row). Only the order matters. */
+/* Work of one case in about a fast device's multiply-adds in the same time: its multiply-adds,
+ * its elements (made, copied, checked on the host: 200 each) and what any case costs (two
+ * launches, host images, a row: 5 ms on the H200). For the order and the cuts only. */
 double plan_case_cost(const struct hb_case *c)
 {
-    double fixed = 1e5;
+    double fixed = 5e8, element = 200;
     if (!op_is_gemm(c->op))
-        return fixed + (double)c->n;
-    return fixed + (double)c->M * c->N * c->K + (double)c->M * c->K + (double)c->K * c->N + (double)c->M * c->N;
+        return fixed + element * (double)c->n;
+    double elements = (double)c->M * c->K + (double)c->K * c->N + (double)c->M * c->N;
+    return fixed + (double)c->M * c->N * c->K + element * elements;
 }
 
 /* What a second of waiting and a worker's restart weigh against a case's multiply-adds, for
@@ -291,11 +294,15 @@ static void *plan_prepare_thread(void *arg)
 {
     struct plan_pool *p = arg;
     pthread_mutex_lock(&p->lock);
-    int small = p->started++ & 1;
+    int nth = p->started++, small = nth & 1;
     pthread_mutex_unlock(&p->lock);
+    trace_track(TRACE_DATA_TRACK + nth, "case data and references, thread %d (%s first)", nth + 1,
+                small ? "smallest" : "largest");
     for (int i; !sup_interrupted && (i = plan_take(p, small)) >= 0;) {
         struct case_data *d = &p->cx->data[i];
+        double t0 = now_ms();
         op_prepare(d, &p->cx->kernels);
+        trace_span(TRACE_DATA_TRACK + nth, "data", d->c->name, NULL, t0, now_ms());
         if (atomic_fetch_sub(&p->cx->unmade, 1) == 1)
             p->ms = now_ms() - p->t0;
     }

@@ -18,6 +18,7 @@
 #include "ref.h"
 #include "runner.h"
 #include "text.h"
+#include "trace.h"
 
 /* Whether a kernel came from a --manifest file rather than the shipped kernels/ folder: its
  * reproducer then names the manifests. */
@@ -239,7 +240,9 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, st
         early_json_fd = fileno(cx->sink.json);
     }
     int no_device;
+    double t_probe = now_ms();
     *n_probes = plan_probe(o, probes, err, &no_device);
+    trace_span(TRACE_MAIN_TRACK, "harness", "probe", "a child lists each backend's devices", t_probe, now_ms());
     if (*n_probes < 0)
         return no_device ? EXIT_NO_DEVICE : EXIT_USAGE;
     if (run_check_selection(o, probes, *n_probes, err))
@@ -256,7 +259,11 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, st
     if (plan_check_memory(cx, probes, *n_probes, err))
         return EXIT_USAGE;
     plan->t_ref = t_ref;
+    trace_span(TRACE_MAIN_TRACK, "harness", "select", "cases, memory check", t_ref, now_ms());
+    double t_plan = now_ms();
     run_plan_and_prepare(cx, probes, *n_probes, plan);
+    trace_span(TRACE_MAIN_TRACK, "harness", "plan", "groups, first workers forked, data threads started", t_plan,
+               now_ms());
     char when[64] = "progress (each group starts once its cases are made)";
     if (!plan->prep)
         snprintf(when, sizeof when, "%.1f s", plan->ref_ms / 1e3);
@@ -296,7 +303,8 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     run_started = 0;
     early_json_fd = -1;
     run_catch_signals();
-    int code = plan_load(&cx, err) ? EXIT_USAGE : -1;
+    int code = plan_load(&cx, err) || trace_open(o->trace, t0, err) ? EXIT_USAGE : -1;
+    trace_track(TRACE_MAIN_TRACK, "%s", "harness (parent)");
     if (code < 0 && o->group_child)
         code = wk_sanitized_child(&cx, err);
     struct probe probes[LDR_MAX];
@@ -315,8 +323,11 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
             printf("\nharness: interrupted by signal %d: reports hold every result so far\n", (int)sup_interrupted);
         print_timing(&cx, probes, n_probes, plan.ref_ms, plan.t_ref, now_ms() - t0);
         code = run_finish(&cx, err);
+        trace_span(TRACE_MAIN_TRACK, "harness", "run", NULL, t0, now_ms());
         plan_free_groups(plan.groups, plan.n_groups);
     }
+    if (trace_close(err) && code == EXIT_OK)
+        code = EXIT_USAGE;
     out_release(&cx.out);
     rep_close(&cx.sink);
     plan_free(&cx);

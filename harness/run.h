@@ -19,6 +19,7 @@ struct run_opts {
     const char *case_globs[RUN_MAX_LIST]; /* cases by name; none: all */
     int n_case_globs;
     const char *junit, *json;
+    const char *trace;                   /* --trace FILE: Chrome trace events of the run (trace.h) */
     const char *html, *record, *compare; /* after-run page, baseline record, upgrade gate */
     int fail_on_bits;                    /* with compare: changed output bits fail */
     int allow_new;                       /* with compare: results the baseline lacks are not an error */

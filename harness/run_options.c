@@ -207,6 +207,7 @@ SET_STRING(tier)
 SET_STRING(cases)
 SET_STRING(junit)
 SET_STRING(json)
+SET_STRING(trace)
 SET_STRING(html)
 SET_STRING(record)
 SET_STRING(compare)
@@ -250,6 +251,9 @@ static const struct cli_opt run_table[] = {
     {"only-manifest", 0, NULL, set_only_manifest, "run only --manifest kernels, not the shipped ones"},
     {"junit", 0, "FILE", set_junit, "JUnit XML, valid after every result"},
     {"json", 0, "FILE", set_json, "JSON lines, one per result as it arrives"},
+    {"trace", 0, "FILE", set_trace,
+     "where the wall time went, as Chrome trace events (Perfetto, chrome://tracing): the probe, each "
+     "case's data and references by thread, each group on its worker"},
     {"html", 0, "FILE", set_html, "one self-contained page: summary and heat maps of where bad elements sit"},
     {"record", 0, "FILE", set_record, "write this run as a baseline (versions, verdicts, errors, output hashes)"},
     {"compare", 0, "FILE", set_compare,

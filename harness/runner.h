@@ -74,8 +74,9 @@ struct sup_worker {
     int in_flight;            /* case begun without a result, -1 none */
     double deadline;          /* now_ms() past which it is killed; 0: idle, none */
     double case_start, born;
-    int progressed; /* a RESULT for its current group came */
-    int first_row;  /* its group's row count when the group was sent: its rows follow */
+    double assigned; /* now_ms() when its current group was sent (--trace) */
+    int progressed;  /* a RESULT for its current group came */
+    int first_row;   /* its group's row count when the group was sent: its rows follow */
     int timed_out, killed, exited, eof, status;
     double eof_at, exited_at;
     char bad_message[256];                 /* a malformed message: not trusted further */

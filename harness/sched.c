@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "scheduler.h"
+#include "trace.h"
 
 /* A device's memory that workers may plan on, and what each context costs beyond its buffers. */
 #define SCHED_DEVICE_SHARE 0.9
@@ -112,6 +113,8 @@ static struct sup_worker *sched_spawn(struct sched *s, const struct group *g)
     }
     fcntl(w->ch.fd, F_SETFL, O_NONBLOCK);
     fcntl(w->ch.out_fd, F_SETFL, O_NONBLOCK);
+    trace_track((int)w->ch.pid, "worker %d: %s device %d, width %d", (int)w->ch.pid, g->p->name, g->device,
+                g->width.width);
     s->n_workers++;
     return w;
 }
@@ -126,6 +129,7 @@ static int sched_assign(struct sched *s, struct sup_worker *w, struct sup_group 
         return -1;
     }
     w->group = sg->g->ordinal;
+    w->assigned = now_ms();
     w->in_flight = -1, w->progressed = 0, w->first_row = sg->n_rows;
     w->deadline = now_ms() + s->cx->o->timeout_s * 1000; /* device open and kernel load */
     if (!sg->started)
@@ -134,6 +138,19 @@ static int sched_assign(struct sched *s, struct sup_worker *w, struct sup_group 
         s->cx->first_group_ms = sg->started;
     sg->state = SUP_RUNNING;
     return 0;
+}
+
+/* For --trace: the span of w's turn at sg, up to the case it reached. */
+static void sched_trace_turn(const struct sup_worker *w, const struct sup_group *sg)
+{
+    if (!trace_on())
+        return;
+    const struct group *g = sg->g;
+    char name[200], detail[120];
+    snprintf(name, sizeof name, "%s/%s", g->k ? g->k->lang : "vendor", g->k ? g->k->name : g->p->vendor);
+    snprintf(detail, sizeof detail, "part %d of %d: up to case %d of %d", g->part + 1, g->parts ? g->parts : 1,
+             sg->next, g->n_cases);
+    trace_span((int)w->ch.pid, "group", name, detail, w->assigned, now_ms());
 }
 
 /* Tells an idle worker to go: it closes its device and exits, or is killed after the timeout
@@ -274,6 +291,7 @@ static void sched_message(struct sched *s, struct sup_worker *w)
         s->results += m.type == MSG_RESULT;
         sup_message(s->cx, sg, w, &m);
         if (m.type == MSG_DONE && !w->log[0]) {
+            sched_trace_turn(w, sg);
             sched_group_done(s, sg);
             if (m.index == MSG_DONE_LEAVING)
                 sched_retire(s, w); /* it is exiting: a group sent now would be lost */
@@ -349,6 +367,7 @@ static void sched_reap(struct sched *s, int i)
         struct sup_group *sg = &s->sg[w->group];
         int rows = sg->n_rows;
         sup_sanitized_end(s->cx, sg, w->log, w->first_row);
+        sched_trace_turn(w, sg);
         if (sup_worker_lost(s->cx, sg, w))
             sg->state = SUP_PENDING, sg->restarts++;
         else
@@ -363,6 +382,8 @@ static void sched_reap(struct sched *s, int i)
         unlink(w->log);
     child_close_pipes(&w->ch);
     s->cx->busy_ms += now_ms() - w->born;
+    trace_span((int)w->ch.pid, "worker", "worker", "from fork to exit: device open, groups, idle, close", w->born,
+               now_ms());
     s->w[i] = s->w[--s->n_workers];
 }
 

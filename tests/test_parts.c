@@ -1,7 +1,8 @@
 /* test_parts.c: long groups cut into parts (parts.c). A kernel's long group becomes runs of
  * its consecutive cases, every case in exactly one part, in order, of about equal work, the
- * header line on the first part only; known-bad kernels, the vendor library, the emulator's
- * groups and runs of one job are never cut; ordinals stay the serial order. */
+ * header line on the first part only; known-bad kernels, the emulator's groups and runs of
+ * one job are never cut, the vendor library in two at most; a canary's wait does not count
+ * as work to share out; ordinals stay the serial order. */
 #include "runner.h"
 #include "tutil.h"
 
@@ -66,10 +67,29 @@ START_TEST(a_long_kernel_group_is_cut_into_ordered_parts)
             ck_assert_int_eq(g->cases[i], next_case++);
     }
     ck_assert_int_eq(next_case, N_CASES);
-    ck_assert_ptr_null(groups[parts].k); /* the vendor group follows, whole */
-    ck_assert_int_eq(groups[parts].parts, 1);
-    ck_assert_int_eq(groups[parts].n_cases, N_CASES);
-    ck_assert_int_eq(n, parts + 1);
+    ck_assert_ptr_null(groups[parts].k); /* the vendor group follows, in two parts */
+    ck_assert_int_eq(groups[parts].parts, 2);
+    ck_assert_int_eq(groups[parts].n_cases + groups[parts + 1].n_cases, N_CASES);
+    ck_assert_int_eq(n, parts + 2);
+    plan_free_groups(groups, n);
+}
+END_TEST
+
+START_TEST(a_canary_waiting_for_its_timeout_does_not_stop_the_cuts)
+{
+    struct run_ctx cx;
+    fixture(&cx, 8);
+    struct kern_desc hang = {.name = "hang", .lang = "cuda", .any_width = 1, .expect = CLS_TIMEOUT};
+    struct kern_desc good = {.name = "good", .lang = "cuda", .any_width = 1};
+    struct group *groups = calloc(2, sizeof *groups);
+    groups[0] = group_of(&gpu, &hang, 0);
+    groups[0].cost += 1e14; /* its wait weighs in the order (plan_group_cases) */
+    groups[1] = group_of(&gpu, &good, 1);
+    int n = plan_split_groups(&cx, &groups, 2);
+    ck_assert_int_eq(groups[0].parts, 1);
+    ck_assert_int_eq(groups[0].n_cases, N_CASES);
+    ck_assert_int_gt(groups[1].parts, 1);
+    ck_assert_int_eq(n, 1 + groups[1].parts);
     plan_free_groups(groups, n);
 }
 END_TEST
@@ -105,6 +125,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("parts");
     tcase_add_test(t, a_long_kernel_group_is_cut_into_ordered_parts);
     tcase_add_test(t, groups_whose_cases_depend_on_each_other_stay_whole);
+    tcase_add_test(t, a_canary_waiting_for_its_timeout_does_not_stop_the_cuts);
     suite_add_tcase(s, t);
     return s;
 }

@@ -31,6 +31,28 @@ else
         sim:0:w32:cuda/sgemm_tiled:edge_15x16x17)" ]; then ok "--list prints one pasteable id per result"
     else bad "--list prints one pasteable id per result" "$T/ids"; fi
     id=$(sed -n 3p "$T/ids")
+    expect_exit 0 "--trace FILE" -- "$H" run --backend sim --width 4,32 --kernel 'cuda/sgemm_naive,cuda/sgemm_tiled' \
+        --case 'edge_15x16x17,edge_1x2x3' --trace "$T/trace.json"
+    if python3 - "$T/trace.json" >"$T/py" 2>&1 <<'PY'; then
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+spans = lambda cat: [e for e in ev if e.get("cat") == cat and e["ph"] == "X" and e["dur"] >= 0]
+groups = spans("group")
+assert sorted(e["name"] for e in groups) == ["cuda/sgemm_naive"] * 2 + ["cuda/sgemm_tiled"] * 2, groups
+assert sorted(e["name"] for e in spans("data")) == ["edge_15x16x17", "edge_1x2x3"], spans("data")
+assert {"probe", "run"} <= {e["name"] for e in spans("harness")}
+workers = {e["tid"]: e for e in spans("worker")}
+named = {e["tid"] for e in ev if e["ph"] == "M"}
+for g in groups:  # each group inside the life of the worker it ran on, whose track has a name
+    w = workers[g["tid"]]
+    assert w["ts"] <= g["ts"] and g["ts"] + g["dur"] <= w["ts"] + w["dur"] and g["tid"] in named, (g, w)
+PY
+        ok "--trace: every group on its worker, every case's data, the probe (Chrome trace events)"
+    else bad "--trace: every group on its worker, every case's data, the probe (Chrome trace events)" "$T/py"; fi
+    expect_exit 2 "--trace into a folder that does not exist" -- "$H" run --backend sim --width 32 \
+        --kernel cuda/sgemm_naive --case edge_1x2x3 --trace "$T/no/such/trace.json"
+    if grep -q -- "--trace $T/no/such/trace.json: No such file" "$T/out"; then ok "the bad --trace path is named"
+    else bad "the bad --trace path is named" "$T/out"; fi
     expect_exit 0 "--id re-runs one listed result" -- "$H" run --id "$id" --json "$T/id.jsonl"
     json_check "--id ran exactly that result" "$T/id.jsonl" \
         "[(r['backend'], r['width'], r['lang'] + '/' + r['kernel'], r['case']) for r in recs] == [('sim', 32, 'cuda/sgemm_naive', 'edge_15x16x17')]"
