@@ -253,7 +253,7 @@ static const struct cli_opt run_table[] = {
     {"json", 0, "FILE", set_json, "JSON lines, one per result as it arrives"},
     {"trace", 0, "FILE", set_trace,
      "where the wall time went, as Chrome trace events (Perfetto, chrome://tracing): the probe, each "
-     "case's data and references by thread, each group on its worker"},
+     "case's data and references by thread, each group on its worker (--devices all: FILE.deviceK)"},
     {"html", 0, "FILE", set_html, "one self-contained page: summary and heat maps of where bad elements sit"},
     {"record", 0, "FILE", set_record, "write this run as a baseline (versions, verdicts, errors, output hashes)"},
     {"compare", 0, "FILE", set_compare,

@@ -31,10 +31,11 @@ static volatile sig_atomic_t shard_signal;
 static void shard_on_signal(int sig) { shard_signal = sig; }
 
 /* Whether argv[i] is one of the options a shard must not inherit (reports are the merge's,
- * --devices is this very split); *skip says whether its value is the next word. */
+ * --devices is this very split, each shard traces into a file of its own); *skip says
+ * whether its value is the next word. */
 static int shard_drops(const char *a, int *skip)
 {
-    static const char *const dropped[] = {"--devices", "--junit", "--json", "--html"};
+    static const char *const dropped[] = {"--devices", "--junit", "--json", "--html", "--trace"};
     for (size_t k = 0; k < sizeof dropped / sizeof dropped[0]; k++) {
         size_t n = strlen(dropped[k]);
         if (!strncmp(a, dropped[k], n) && (a[n] == 0 || a[n] == '=')) {
@@ -50,14 +51,14 @@ static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
-    char exe[4096], shard[32], device[16], jobs[24];
+    char exe[4096], shard[32], device[16], jobs[24], trace[4200];
     snprintf(exe, sizeof exe, "%s/harness", path_exe_dir());
     snprintf(shard, sizeof shard, "%d/%d", k, n);
     snprintf(device, sizeof device, "%d", k);
     /* Without --jobs, the shards share the cores rather than each taking all of them. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     snprintf(jobs, sizeof jobs, "%ld", cores > n ? cores / n : 1);
-    char **args = xcalloc((size_t)o->argc + 12, sizeof *args);
+    char **args = xcalloc((size_t)o->argc + 14, sizeof *args);
     int m = 0;
     args[m++] = exe;
     for (int i = 1; i < o->argc; i++) {
@@ -71,6 +72,10 @@ static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
     size_t n_extra = sizeof extra / sizeof extra[0] - (o->jobs ? 2 : 0);
     for (size_t e = 0; e < n_extra; e++)
         args[m++] = extra[e];
+    if (o->trace) {
+        snprintf(trace, sizeof trace, "%s.device%d", o->trace, k);
+        args[m++] = "--trace", args[m++] = trace;
+    }
     execv(exe, args);
     perror("harness: exec shard");
     _exit(EXIT_USAGE);

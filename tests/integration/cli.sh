@@ -49,6 +49,11 @@ for g in groups:  # each group inside the life of the worker it ran on, whose tr
 PY
         ok "--trace: every group on its worker, every case's data, the probe (Chrome trace events)"
     else bad "--trace: every group on its worker, every case's data, the probe (Chrome trace events)" "$T/py"; fi
+    expect_exit 0 "--devices all --trace FILE" -- "$H" run --backend sim --devices all --width 32 \
+        --kernel cuda/sgemm_naive --case edge_1x2x3 --trace "$T/dtrace.json"
+    if [ ! -e "$T/dtrace.json" ] && python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/dtrace.json.device0"; then
+        ok "--devices all: each device's shard traces into FILE.deviceK, none overwrites another's"
+    else bad "--devices all: each device's shard traces into FILE.deviceK, none overwrites another's" "$T/out"; fi
     expect_exit 2 "--trace into a folder that does not exist" -- "$H" run --backend sim --width 32 \
         --kernel cuda/sgemm_naive --case edge_1x2x3 --trace "$T/no/such/trace.json"
     if grep -q -- "--trace $T/no/such/trace.json: No such file" "$T/out"; then ok "the bad --trace path is named"
