@@ -13,10 +13,11 @@
 /* ABI history. 1: the original. 2: appends declared parameter lists (hb_kernel_spec.params,
  * hb_args.params), each buffer's data size, dynamic shared memory, user-kernel builds, the
  * backend's platform and exact out-of-bounds access reports. 3: appends page-locked host
- * memory (host_alloc, host_free). The loader accepts any ABI from
+ * memory (host_alloc, host_free). 4: appends transfers in batches (upload_many,
+ * download_many). The loader accepts any ABI from
  * HB_BACKEND_ABI_MIN up, and the core reads a field only when be->abi is new enough for it,
  * as SQLite reads sqlite3_vfs.iVersion. */
-#define HB_BACKEND_ABI 3
+#define HB_BACKEND_ABI 4
 #define HB_BACKEND_ABI_MIN 1
 
 enum hb_status {
@@ -124,6 +125,14 @@ struct hb_fault {
     unsigned thread[3];
 };
 
+/* One transfer of a batch (ABI 4): bytes between host and buf's offset. */
+struct hb_transfer {
+    hb_buf *buf;
+    size_t offset;
+    void *host; /* read by upload_many, written by download_many */
+    size_t bytes;
+};
+
 struct hb_backend {
     int abi;           /* HB_BACKEND_ABI */
     const char *name;  /* "vulkan", "cuda", "hip", "sim" */
@@ -179,6 +188,13 @@ struct hb_backend {
      * host_alloc returns NULL when it cannot; contents are undefined. */
     void *(*host_alloc)(hb_ctx *ctx, size_t bytes);
     void (*host_free)(hb_ctx *ctx, void *p);
+
+    /* ABI 4 */
+    /* n transfers in one go, as n upload or download calls would make them, where each call
+     * is a queue submission and a wait (Vulkan through a staging buffer: about a millisecond
+     * each on the H200). NULL: the core makes the calls. */
+    int (*upload_many)(hb_ctx *ctx, const struct hb_transfer *t, int n);
+    int (*download_many)(hb_ctx *ctx, const struct hb_transfer *t, int n);
 };
 
 /* Every backend shared object exports exactly this symbol. */

@@ -152,10 +152,38 @@ static void tb_bind(struct testbed *t)
     }
 }
 
+/* The transfers of one step, made in one go where the backend takes several at once. */
+struct tb_batch {
+    struct hb_transfer t[2 * HB_MAX_BUF_ARGS];
+    int n;
+};
+
+static void tb_add(struct tb_batch *batch, hb_buf *buf, size_t offset, void *host, size_t bytes)
+{
+    batch->t[batch->n++] = (struct hb_transfer){buf, offset, host, bytes};
+}
+
+static int tb_send(struct testbed *t, const struct tb_batch *batch, int upload)
+{
+    int (*many)(hb_ctx *, const struct hb_transfer *, int) = t->be->abi < 4 ? NULL
+                                                             : upload       ? t->be->upload_many
+                                                                            : t->be->download_many;
+    if (many && batch->n > 1)
+        return many(t->ctx, batch->t, batch->n);
+    for (int i = 0; i < batch->n; i++) {
+        const struct hb_transfer *x = &batch->t[i];
+        if ((upload ? t->be->upload(t->ctx, x->buf, x->offset, x->host, x->bytes)
+                    : t->be->download(t->ctx, x->buf, x->offset, x->host, x->bytes)) != HB_OK)
+            return HB_ERROR;
+    }
+    return HB_OK;
+}
+
 static int tb_initialize(struct testbed *t)
 {
     t->op->layout(t->d, t->k, &t->lay);
     tb_bind(t);
+    struct tb_batch batch = {.n = 0};
     for (int i = 0; i < t->lay.n_bufs; i++) {
         struct tb_buffer *b = &t->b[i];
         b->data = t->lay.data[i], b->bytes = t->lay.bytes[i];
@@ -170,26 +198,28 @@ static int tb_initialize(struct testbed *t)
             return t->failed_call = "alloc", -1;
         t->args.bufs[i] = b->buf;
         tb_phase(t, PH_ALLOC);
-        if (t->be->upload(t->ctx, b->buf, 0, b->image, total) != HB_OK)
-            return t->failed_call = "upload", -1;
-        tb_phase(t, PH_UPLOAD);
+        tb_add(&batch, b->buf, 0, b->image, total);
     }
+    if (tb_send(t, &batch, 1) != HB_OK)
+        return t->failed_call = "upload", -1;
+    tb_phase(t, PH_UPLOAD);
     return 0;
 }
 
 /* A buffer's image back from the device: whole, or only its guard bands and padding (an
  * input between launches: its contents are compared once, after the last launch, while an
  * access past it is pinned to the first launch that made it). */
-static int tb_download(struct testbed *t, struct tb_buffer *b, int whole)
+static void tb_download(struct tb_batch *batch, struct tb_buffer *b, int whole)
 {
     size_t total = grd_image_bytes(b->bytes), tail = grd_band() + b->bytes;
-    if (whole)
-        return t->be->download(t->ctx, b->buf, 0, b->after, total);
-    if (grd_band() && t->be->download(t->ctx, b->buf, 0, b->after, grd_band()) != HB_OK)
-        return HB_ERROR;
-    if (total > tail && t->be->download(t->ctx, b->buf, tail, (char *)b->after + tail, total - tail) != HB_OK)
-        return HB_ERROR;
-    return HB_OK;
+    if (whole) {
+        tb_add(batch, b->buf, 0, b->after, total);
+        return;
+    }
+    if (grd_band())
+        tb_add(batch, b->buf, 0, b->after, grd_band());
+    if (total > tail)
+        tb_add(batch, b->buf, tail, (char *)b->after + tail, total - tail);
 }
 
 /* One launch from a fresh output (every launch after the first re-uploads it). */
@@ -214,9 +244,11 @@ static int tb_launch(struct testbed *t, int rep, struct rep_result *r)
         r->kernel_ms = ms;
     *t->device_ms += ms;
     tb_phase(t, PH_LAUNCH);
+    struct tb_batch batch = {.n = 0};
     for (int i = 0; i < t->lay.n_bufs; i++)
-        if (tb_download(t, &t->b[i], i == t->lay.out || rep == t->repeats - 1) != HB_OK)
-            return t->failed_call = "download", -1;
+        tb_download(&batch, &t->b[i], i == t->lay.out || rep == t->repeats - 1);
+    if (tb_send(t, &batch, 0) != HB_OK)
+        return t->failed_call = "download", -1;
     tb_phase(t, PH_DOWNLOAD);
     return 0;
 }

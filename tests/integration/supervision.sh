@@ -35,6 +35,17 @@ else
             cat "$T/py" >>"$T/parts4.out"
             bad "-j 4 on lavapipe finishes, cuts SGEMM groups into parts, and reports as -j 1 does" "$T/parts4.out"
         fi
+        echo "integration: a discrete GPU's path on lavapipe: buffers behind a staging buffer, transfers in batches"
+        HB_VK_STAGING=1 HB_VK_VALIDATION=1 timeout 300 "$H" run --backend vulkan --width 8 --kernel "$pk" \
+            --case 'edge_*,exact_*,sum_*' --jobs 4 --json "$T/staged.jsonl" --junit "$T/staged.xml" >"$T/staged.out" 2>&1
+        echo "exit $?" >>"$T/staged.out"
+        if grep -q 'exit 0' "$T/staged.out" &&
+            tests/same_results.py "$T/parts1.jsonl" "$T/staged.jsonl" "$T/parts1.xml" "$T/staged.xml" >"$T/py" 2>&1
+        then ok "HB_VK_STAGING=1 (validation on): the same reports as mapped memory"
+        else
+            cat "$T/py" >>"$T/staged.out"
+            bad "HB_VK_STAGING=1 (validation on): the same reports as mapped memory" "$T/staged.out"
+        fi
         echo "integration: a kernel that fails to load does not take the next group down with its worker"
         awk 'BEGIN { RS = ""; ORS = "\n\n" } /vk_broken/ { print } ' tests/data/ukern/vulkan.manifest >"$T/first.manifest"
         awk 'BEGIN { RS = ""; ORS = "\n\n" } /vk_gemm_ab/ { print } ' tests/data/ukern/vulkan.manifest >>"$T/first.manifest"

@@ -205,6 +205,8 @@ const struct hb_backend *hb_backend_entry(void)
         .vendor_name = NULL,
         .copy = vk_copy,
         .kernel_origin = vk_kernel_origin,
+        .upload_many = vk_upload_many,
+        .download_many = vk_download_many,
     };
     return &be;
 }

@@ -109,6 +109,10 @@ int vk_alloc(hb_ctx *ctx, size_t bytes, hb_buf **out);
 void vk_release(hb_ctx *ctx, hb_buf *buf);
 int vk_upload(hb_ctx *ctx, hb_buf *dst, size_t offset, const void *src, size_t bytes);
 int vk_download(hb_ctx *ctx, hb_buf *src, size_t offset, void *dst, size_t bytes);
+/* A batch in one submission: a transfer through the staging buffer costs a submit and a wait. */
+#define VK_BATCH_MAX 32
+int vk_upload_many(hb_ctx *ctx, const struct hb_transfer *t, int n);
+int vk_download_many(hb_ctx *ctx, const struct hb_transfer *t, int n);
 int vk_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_off, size_t bytes, double *device_ms);
 
 /* The kernel half of struct hb_backend (vk_kernel.c). */

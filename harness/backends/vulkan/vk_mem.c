@@ -16,7 +16,8 @@
 
 /* Kernel buffers go to device-local memory behind a staging buffer when the device has a
  * heap of its own (a discrete GPU: the bench must measure its memory); where all memory is
- * one heap (lavapipe, integrated GPUs) they are simply host-visible and mapped. */
+ * one heap (lavapipe, integrated GPUs) they are simply host-visible and mapped, unless
+ * HB_VK_STAGING=1 asks for the staging path anyway (tests run a discrete GPU's path there). */
 void vk_choose_memory(hb_ctx *ctx)
 {
     int device_heap = 0, host_heap = 0;
@@ -26,7 +27,8 @@ void vk_choose_memory(hb_ctx *ctx)
         else
             host_heap = 1;
     }
-    ctx->staging = device_heap && host_heap;
+    const char *forced = getenv("HB_VK_STAGING");
+    ctx->staging = (device_heap && host_heap) || (forced && !strcmp(forced, "1"));
 }
 
 /* The first memory type allowed by `bits` having all of `want`, preferring ones with
@@ -303,3 +305,70 @@ int vk_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_t src_of
     vk_stamp(ctx, 1);
     return vk_cmd_end_submit(ctx, device_ms, "copy");
 }
+
+/* A batch's places in the staging buffer, each transfer 16-byte aligned; their total. */
+static size_t vk_batch_places(const struct hb_transfer *t, int n, size_t *at)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++) {
+        at[i] = total;
+        total += (t[i].bytes + 15) & ~(size_t)15;
+    }
+    return total;
+}
+
+/* Every copy of a batch in one submission. Uploads are ordered as separate calls would be
+ * (two may write one range); downloads only read the kernel buffers. */
+static int vk_staged_batch(hb_ctx *ctx, const struct hb_transfer *t, int n, const size_t *at, int to_device)
+{
+    int st = vk_cmd_begin(ctx);
+    if (st != HB_OK)
+        return st;
+    VkMemoryBarrier mb = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+    };
+    for (int i = 0; i < n; i++) {
+        if (!t[i].bytes)
+            continue;
+        VkBufferCopy region = {to_device ? at[i] : t[i].offset, to_device ? t[i].offset : at[i], t[i].bytes};
+        if (to_device && i)
+            vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0,
+                                 NULL, 0, NULL);
+        if (to_device)
+            vkCmdCopyBuffer(ctx->cmd, ctx->staging_buf, t[i].buf->buf, 1, &region);
+        else
+            vkCmdCopyBuffer(ctx->cmd, t[i].buf->buf, ctx->staging_buf, 1, &region);
+    }
+    return vk_cmd_end_submit(ctx, NULL, to_device ? "upload" : "download");
+}
+
+/* A batch through the staging buffer, or one call per transfer when it is too long to place. */
+static int vk_transfer_many(hb_ctx *ctx, const struct hb_transfer *t, int n, int to_device)
+{
+    vk_validation_status(ctx);
+    size_t at[VK_BATCH_MAX];
+    for (int i = 0; i < n; i++)
+        if (vk_range_ok(ctx, t[i].buf, t[i].offset, t[i].bytes, to_device ? "upload" : "download") != HB_OK)
+            return HB_ERROR;
+    if (!ctx->staging || n > VK_BATCH_MAX) {
+        for (int i = 0, st; i < n; i++)
+            if ((st = to_device ? vk_upload(ctx, t[i].buf, t[i].offset, t[i].host, t[i].bytes)
+                                : vk_download(ctx, t[i].buf, t[i].offset, t[i].host, t[i].bytes)) != HB_OK)
+                return st;
+        return HB_OK;
+    }
+    int st = vk_staging_reserve(ctx, vk_batch_places(t, n, at));
+    for (int i = 0; st == HB_OK && to_device && i < n; i++)
+        memcpy((char *)ctx->staging_map + at[i], t[i].host, t[i].bytes);
+    if (st == HB_OK)
+        st = vk_staged_batch(ctx, t, n, at, to_device);
+    for (int i = 0; st == HB_OK && !to_device && i < n; i++)
+        memcpy(t[i].host, (const char *)ctx->staging_map + at[i], t[i].bytes);
+    return st;
+}
+
+int vk_upload_many(hb_ctx *ctx, const struct hb_transfer *t, int n) { return vk_transfer_many(ctx, t, n, 1); }
+
+int vk_download_many(hb_ctx *ctx, const struct hb_transfer *t, int n) { return vk_transfer_many(ctx, t, n, 0); }
