@@ -303,7 +303,8 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     run_started = 0;
     early_json_fd = -1;
     run_catch_signals();
-    int code = plan_load(&cx, err) || trace_open(o->trace, t0, err) ? EXIT_USAGE : -1;
+    /* A sanitized group's child has its parent's command line: the parent alone traces. */
+    int code = plan_load(&cx, err) || trace_open(o->group_child ? NULL : o->trace, t0, err) ? EXIT_USAGE : -1;
     trace_track(TRACE_MAIN_TRACK, "%s", "harness (parent)");
     if (code < 0 && o->group_child)
         code = wk_sanitized_child(&cx, err);
