@@ -161,10 +161,11 @@ static int parse_text(const char *path, const char *text, struct case_set *set, 
             char *inc = path_join(dir, target);
             free(dir);
             int rc = parse_file_depth(inc, set, err, depth + 1);
-            /* A path longer than a message leaves it cut inside the path: still a file-level one. */
-            size_t inc_len = strlen(inc), msg_len = strlen(err->msg), cut = msg_len < inc_len + 2;
-            if (rc && !strncmp(err->msg, inc, cut ? msg_len : inc_len) &&
-                (cut || !strncmp(err->msg + inc_len, ": ", 2))) {
+            /* A file-level problem starts "inc: "; a long path leaves the message cut inside the
+             * path or inside the ": " after it, and still a file-level one. */
+            size_t inc_len = strlen(inc), msg_len = strlen(err->msg);
+            size_t same = msg_len < inc_len ? msg_len : inc_len, after = msg_len - same;
+            if (rc && !strncmp(err->msg, inc, same) && !strncmp(err->msg + same, ": ", after < 2 ? after : 2)) {
                 /* A file-level problem (missing, unreadable, a folder): name the include line. */
                 char inner[sizeof err->msg];
                 memcpy(inner, err->msg, sizeof inner);

@@ -160,6 +160,24 @@ START_TEST(include_of_a_missing_file_names_the_include_line)
 }
 END_TEST
 
+/* However long the missing file's name, the message starts with the include line: also when
+ * it is cut right after the name, inside the ": " that follows (found by the fuzzer). */
+START_TEST(include_of_a_long_missing_name_still_names_the_include_line)
+{
+    static char text[1200];
+    for (size_t len = 1000; len < 1040; len++) {
+        memcpy(text, "include ", 8);
+        memset(text + 8, 'n', len);
+        text[8 + len] = 0;
+        struct case_set set = {0};
+        struct hb_err err = {{0}};
+        ck_assert_int_eq(case_parse_text("t.cases", text, &set, &err), -1);
+        ck_assert_msg(!strncmp(err.msg, "t.cases:1: include ./nnn", 24), "name of %zu bytes: '%.60s'", len, err.msg);
+        case_set_free(&set);
+    }
+}
+END_TEST
+
 START_TEST(include_without_a_file_is_an_error)
 {
     expect_error("include", "include needs a file name");
@@ -266,6 +284,7 @@ static Suite *suite(void)
     tcase_add_test(bad, template_without_the_varying_size_is_an_error);
     tcase_add_test(bad, line_too_long_is_an_error);
     tcase_add_test(bad, include_of_a_missing_file_names_the_include_line);
+    tcase_add_test(bad, include_of_a_long_missing_name_still_names_the_include_line);
     tcase_add_test(bad, include_without_a_file_is_an_error);
     tcase_add_test(bad, include_loop_stops_at_the_depth_limit);
     tcase_add_test(bad, include_nests_eight_deep_but_not_nine);
