@@ -23,29 +23,31 @@ else
         echo "integration: long groups run in parts side by side, their rows as one group's"
         # llvmpipe offers 2 GiB: four idle workers' contexts used to block every placement.
         pk='glsl/sgemm_naive,glsl/sgemm_tiled,glsl/fault_sgemm_oob,glsl/reduce_generic'
-        for j in 1 4; do
-            timeout 300 "$H" run --backend vulkan --width 8 --kernel "$pk" --case 'edge_*,exact_*,sum_*' --jobs $j \
-                --json "$T/parts$j.jsonl" --junit "$T/parts$j.xml" >"$T/parts$j.out" 2>&1
-            echo "exit $?" >>"$T/parts$j.out"
-        done
-        if grep -q 'exit 0' "$T/parts4.out" && grep -q 'glsl/sgemm_naive: [0-9]* cases in .* (parts side by side)' "$T/parts4.out" &&
-            tests/same_results.py "$T/parts1.jsonl" "$T/parts4.jsonl" "$T/parts1.xml" "$T/parts4.xml" >"$T/py" 2>&1
-        then ok "-j 4 on lavapipe finishes, cuts SGEMM groups into parts, and reports as -j 1 does"
-        else
-            cat "$T/py" >>"$T/parts4.out"
-            bad "-j 4 on lavapipe finishes, cuts SGEMM groups into parts, and reports as -j 1 does" "$T/parts4.out"
-        fi
+        # One run of those kernels on lavapipe into $T/NAME.*, its exit status in NAME.out;
+        # then whether it exited 0 and reports as the serial run (and what else $3 greps).
+        lavapipe_run() {
+            local name=$1 jobs=$2; shift 2
+            env "$@" timeout 300 "$H" run --backend vulkan --width 8 --kernel "$pk" --case 'edge_*,exact_*,sum_*' \
+                --jobs "$jobs" --json "$T/$name.jsonl" --junit "$T/$name.xml" >"$T/$name.out" 2>&1
+            echo "exit $?" >>"$T/$name.out"
+        }
+        same_as_serial() {
+            local name=$1 what=$2 also=${3:-exit 0}
+            if grep -q 'exit 0' "$T/$name.out" && grep -q "$also" "$T/$name.out" &&
+                tests/same_results.py "$T/parts1.jsonl" "$T/$name.jsonl" "$T/parts1.xml" "$T/$name.xml" >"$T/py" 2>&1
+            then ok "$what"
+            else
+                cat "$T/py" >>"$T/$name.out"
+                bad "$what" "$T/$name.out"
+            fi
+        }
+        lavapipe_run parts1 1
+        lavapipe_run parts4 4
+        same_as_serial parts4 "-j 4 on lavapipe finishes, cuts SGEMM groups into parts, and reports as -j 1 does" \
+            'glsl/sgemm_naive: [0-9]* cases in .* (parts side by side)'
         echo "integration: a discrete GPU's path on lavapipe: buffers behind a staging buffer, transfers in batches"
-        HB_VK_STAGING=1 HB_VK_VALIDATION=1 timeout 300 "$H" run --backend vulkan --width 8 --kernel "$pk" \
-            --case 'edge_*,exact_*,sum_*' --jobs 4 --json "$T/staged.jsonl" --junit "$T/staged.xml" >"$T/staged.out" 2>&1
-        echo "exit $?" >>"$T/staged.out"
-        if grep -q 'exit 0' "$T/staged.out" &&
-            tests/same_results.py "$T/parts1.jsonl" "$T/staged.jsonl" "$T/parts1.xml" "$T/staged.xml" >"$T/py" 2>&1
-        then ok "HB_VK_STAGING=1 (validation on): the same reports as mapped memory"
-        else
-            cat "$T/py" >>"$T/staged.out"
-            bad "HB_VK_STAGING=1 (validation on): the same reports as mapped memory" "$T/staged.out"
-        fi
+        lavapipe_run staged 4 HB_VK_STAGING=1 HB_VK_VALIDATION=1
+        same_as_serial staged "HB_VK_STAGING=1 (validation on): the same reports as mapped memory"
         echo "integration: a kernel that fails to load does not take the next group down with its worker"
         awk 'BEGIN { RS = ""; ORS = "\n\n" } /vk_broken/ { print } ' tests/data/ukern/vulkan.manifest >"$T/first.manifest"
         awk 'BEGIN { RS = ""; ORS = "\n\n" } /vk_gemm_ab/ { print } ' tests/data/ukern/vulkan.manifest >>"$T/first.manifest"
