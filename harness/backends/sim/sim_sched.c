@@ -37,22 +37,28 @@ static char *sim_stack_top(struct sim_worker *w, uint32_t i)
 /* ---- context switching ---- */
 
 #ifndef SIM_USE_UCONTEXT
-/* sim_switch saves the callee-saved registers on the current stack, stores the stack
- * pointer in *save and resumes the context whose stack pointer is `to`. A fresh lane's
- * stack is built so that the first switch "returns" into sim_fiber_entry with the lane in
- * rbx. MXCSR and the x87 control word are not switched: kernels never change them. */
-void sim_switch(void **save, void *to) __attribute__((visibility("hidden")));
+/* sim_switch_in (scheduler to lane) and sim_switch_out (lane to scheduler) save the
+ * callee-saved registers on the current stack, store the stack pointer in *save and resume
+ * the context whose stack pointer is `to`, at the return address its own switch call left.
+ * They resume with an indirect jump, one per direction, not `ret`: the return predictor
+ * always guesses the caller of the switch, wrong on every switch, while each jump's target
+ * repeats (the scheduler's one call site; a lane at the same barrier as the lane before it).
+ * The emulator's quick tier took 17% less CPU on a 2-core CI machine, 5% on the GPU host's
+ * CPU. A fresh lane's stack is built so that the first switch resumes sim_fiber_entry with
+ * the lane in rbx. MXCSR and the x87 control word are not switched: kernels never change them. */
+void sim_switch_in(void **save, void *to) __attribute__((visibility("hidden")));
+void sim_switch_out(void **save, void *to) __attribute__((visibility("hidden")));
 void sim_fiber_entry(void) __attribute__((visibility("hidden")));
 void sim_fiber_main(struct sim_lane *l) __attribute__((visibility("hidden"), used, noreturn));
-__asm__(".text\n"
-        ".globl sim_switch\n.hidden sim_switch\n.type sim_switch,@function\n"
-        "sim_switch:\n"
-        "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
-        "  movq %rsp, (%rdi)\n  movq %rsi, %rsp\n"
-        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
-        "  ret\n"
-        ".size sim_switch, .-sim_switch\n"
-        ".globl sim_fiber_entry\n.hidden sim_fiber_entry\n.type sim_fiber_entry,@function\n"
+#define SIM_SWITCH_ASM(name)                                                                                           \
+    ".globl " name "\n.hidden " name "\n.type " name ",@function\n" name ":\n"                                         \
+    "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"                             \
+    "  movq %rsp, (%rdi)\n  movq %rsi, %rsp\n"                                                                         \
+    "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"                                   \
+    "  popq %rcx\n  jmp *%rcx\n"                                                                                       \
+    ".size " name ", .-" name "\n"
+__asm__(".text\n" SIM_SWITCH_ASM("sim_switch_in") SIM_SWITCH_ASM("sim_switch_out"));
+__asm__(".text\n.globl sim_fiber_entry\n.hidden sim_fiber_entry\n.type sim_fiber_entry,@function\n"
         "sim_fiber_entry:\n"
         "  movq %rbx, %rdi\n  call sim_fiber_main\n  ud2\n"
         ".size sim_fiber_entry, .-sim_fiber_entry\n");
@@ -67,8 +73,8 @@ static void sim_lane_prepare(struct sim_worker *w, uint32_t i)
     s[6] = (uint64_t)(uintptr_t)sim_fiber_entry;
     w->slots[i].sp = s;
 }
-#define SIM_SWITCH_TO_LANE(w, slot) sim_switch(&(w)->sched_sp, (slot)->sp)
-#define SIM_SWITCH_TO_SCHED(w, slot) sim_switch(&(slot)->sp, (w)->sched_sp)
+#define SIM_SWITCH_TO_LANE(w, slot) sim_switch_in(&(w)->sched_sp, (slot)->sp)
+#define SIM_SWITCH_TO_SCHED(w, slot) sim_switch_out(&(slot)->sp, (w)->sched_sp)
 #else
 static void sim_fiber_main(struct sim_lane *l) __attribute__((noreturn));
 static void sim_fiber_start(unsigned hi, unsigned lo)
