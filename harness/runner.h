@@ -43,8 +43,9 @@ struct run_ctx {
      * until none is left: OpenBLAS's fork handler stops its threads, and hangs if one of
      * them is busy. */
     atomic_int unmade;
-    int jobs;    /* workers at once */
-    int stopped; /* --maxfail reached: nothing more runs */
+    int jobs;             /* workers at once */
+    char sim_threads[40]; /* emulator threads per worker, as the run's first line says */
+    int stopped;          /* --maxfail reached: nothing more runs */
 };
 
 /* A (backend, device, width, kernel) group: what one worker runs at a time. */

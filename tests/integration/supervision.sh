@@ -18,6 +18,18 @@ else
     if [ "$(wc -l <"$T/j1.jsonl" 2>/dev/null || echo 0)" -gt 100 ] &&
         tests/same_results.py "$T/j1.jsonl" "$T/j3.jsonl" "$T/j1.xml" "$T/j3.xml" >"$T/py" 2>&1
     then ok "-j 3 and -j 1 write the same JSON and JUnit, timing aside"; else bad "-j 3 and -j 1 write the same JSON and JUnit" "$T/py"; fi
+    # The workers share the cores: each emulator gets cores / jobs threads (at least one), so
+    # the two runs above also compared the emulator at two thread counts (on 2 cores: 2 and 1).
+    cores=$(nproc)
+    if grep -q "threads per worker $cores;" "$T/j1.out" &&
+        grep -q "threads per worker $((cores >= 6 ? cores / 3 : 1));" "$T/j3.out"; then
+        ok "-j 1: the emulator on every core; -j 3: the cores shared among the workers"
+    else bad "the emulator's threads per worker follow -j" "$T/j3.out"; fi
+    HB_SIM_THREADS=3 "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case edge_1x2x3 --jobs 2 \
+        >"$T/simthreads.out" 2>&1
+    if grep -q "threads per worker HB_SIM_THREADS=3;" "$T/simthreads.out"; then
+        ok "HB_SIM_THREADS, when set, is the user's choice"
+    else bad "HB_SIM_THREADS, when set, is the user's choice" "$T/simthreads.out"; fi
 
     if [ -n "$(device_count vulkan)" ] && [ "$(device_count vulkan)" != 0 ]; then
         echo "integration: long groups run in parts side by side, their rows as one group's"
