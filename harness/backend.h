@@ -14,10 +14,11 @@
  * hb_args.params), each buffer's data size, dynamic shared memory, user-kernel builds, the
  * backend's platform and exact out-of-bounds access reports. 3: appends page-locked host
  * memory (host_alloc, host_free). 4: appends transfers in batches (upload_many,
- * download_many). The loader accepts any ABI from
+ * download_many). 5: appends each launch's number within its case (hb_args.repeat). The
+ * loader accepts any ABI from
  * HB_BACKEND_ABI_MIN up, and the core reads a field only when be->abi is new enough for it,
  * as SQLite reads sqlite3_vfs.iVersion. */
-#define HB_BACKEND_ABI 4
+#define HB_BACKEND_ABI 5
 #define HB_BACKEND_ABI_MIN 1
 
 enum hb_status {
@@ -102,6 +103,10 @@ struct hb_args {
         unsigned char kind; /* enum hb_param_kind */
         unsigned char index;
     } params[HB_MAX_PARAMS];
+    /* ABI 5: the launch's number within its case, 0 for the first (the one judged against
+     * the reference; later ones are the repeat check). Buffers of one size are reused from
+     * case to case, so a backend cannot tell a new case from its allocations. */
+    int repeat;
 };
 
 /* What the compiler and the occupancy calculator say of a loaded kernel at its block size,

@@ -233,6 +233,7 @@ static int tb_launch(struct testbed *t, int rep, struct rep_result *r)
     /* An empty grid is not launched (a real launch of one is an error on CUDA and HIP): the
      * verify phase then checks that nothing was touched. */
     int empty = t->k && (!t->grid[0] || !t->grid[1] || !t->grid[2]);
+    t->args.repeat = rep;
     int rc = empty  ? HB_OK
              : t->k ? t->be->launch(t->ctx, t->kern, t->grid, &t->args, &ms)
                     : t->be->vendor_sgemm(t->ctx, &t->args, &ms);

@@ -75,6 +75,19 @@ else
         'sum(r["verdict"] == "FAIL" and "nondeterministic" in r["classes"] for r in find(width=32)) >= 8'
     json_check "the same kernel passes at width 64" "$T/mixed.jsonl" \
         'find(width=64) and all(r["verdict"] == "PASS" for r in find(width=64))'
+    "$H" run --backend sim --width 32 --kernel cuda/fault_race --cases "$S/same_size.cases" --json "$T/both.jsonl" \
+        --quiet >"$T/out" 2>&1
+    "$H" run --backend sim --width 32 --kernel cuda/fault_race --cases "$S/same_size.cases" --case sum_4096_exact \
+        --json "$T/alone.jsonl" --quiet >>"$T/out" 2>&1
+    if python3 - "$T/both.jsonl" "$T/alone.jsonl" <<'PY' 2>>"$T/out"
+import json, sys
+def hashes(path):
+    return [(r["case"], r["output_hash"]) for r in map(json.loads, open(path)) if r.get("record") == "result"]
+both, alone = hashes(sys.argv[1]), hashes(sys.argv[2])
+sys.exit(not (len(both) == 2 and alone and both[1] == alone[0]))
+PY
+    then ok "a case run after one of its size (its buffers reused) launches as when run alone (racy canary, same output)"
+    else bad "a case run after one of its size launches as when run alone" "$T/out"; fi
     HB_SIM_SCHEDULE=mixed:7 "$H" run --backend sim --width 32 --only-manifest --manifest "$S/schedule.manifest" --json "$T/m7a.jsonl" --quiet >"$T/out" 2>&1
     HB_SIM_SCHEDULE=mixed:7 "$H" run --backend sim --width 32 --only-manifest --manifest "$S/schedule.manifest" --json "$T/m7b.jsonl" --quiet >>"$T/out" 2>&1
     if [ -s "$T/m7a.jsonl" ] && diff <(cut -d, -f1-12 "$T/m7a.jsonl" | grep -o '"verdict":"[A-Z]*"') \

@@ -257,7 +257,6 @@ static int sim_alloc(hb_ctx *c, size_t bytes, hb_buf **out)
     /* Page aligned like device allocations; contents are left undefined, as there. */
     b->data = b->map + SIM_SLACK_BYTES;
     b->size = bytes;
-    c->in_case = 0; /* a new case begins: its first launch is number 0 */
     *out = b;
     return HB_OK;
 }

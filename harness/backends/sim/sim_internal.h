@@ -41,8 +41,7 @@ struct hb_ctx {
     int width, n_workers;
     enum sim_mode mode;
     uint64_t seed;
-    uint64_t in_case; /* launches since the last allocation: the repeat number of a case */
-    char err[8192];   /* after a load: the account of the binary (sim_load.c) */
+    char err[8192]; /* after a load: the account of the binary (sim_load.c) */
     struct sim_worker *workers[SIM_MAX_THREADS];
     pthread_t threads[SIM_MAX_THREADS];
     struct sim_helper {

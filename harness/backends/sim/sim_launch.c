@@ -114,7 +114,7 @@ static void sim_schedule(struct hb_ctx *c, const hb_kern *k, const struct hb_arg
         memcpy(&f, &a->floats[i], sizeof f);
         key = sim_mix(key ^ f);
     }
-    uint64_t n = c->in_case++;
+    uint64_t n = (uint64_t)(a->repeat > 0 ? a->repeat : 0);
     L->random = c->mode == SIM_RANDOM || (c->mode == SIM_MIXED && n > 0);
     L->volatile_yield = L->random && k->dialect == SIM_DIALECT_CUDA;
     L->seed = sim_mix(c->seed ^ sim_mix(key ^ sim_mix(n)));
