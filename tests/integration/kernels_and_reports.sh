@@ -30,7 +30,8 @@ else
     done
     drive -m 130,129,20 -g 2,2 kernels/cuda/sgemm_optimized.cu sgemm_optimized
     has "shipped sgemm_optimized: no access outside its data" "writes: count=0 arg=-1"
-    has "shipped sgemm_optimized runs the binary make built, named with its source hash" "(built by make); source $(pwd)/kernels/cuda/sgemm_optimized.cu fnv1a64 "
+    has "shipped sgemm_optimized runs the binary make built, named with its source hash" \
+        "(built by make; repeats after a clean first launch: sgemm_optimized.unchecked.so (no access checks)); source $(pwd)/kernels/cuda/sgemm_optimized.cu fnv1a64 "
 
     XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$S/oob.manifest" \
         --case 'edge_15x16x17' --json "$T/oobh.jsonl" --quiet >"$T/out" 2>&1
@@ -61,7 +62,8 @@ else
     echo "integration: declared signatures, templates and dynamic shared memory on the emulator"
     drive -p "M N K alpha A B beta C" -b 256,1 -g 2,2 -m 130,129,20 "$S/template.cu" 'sgemm2DBlocktiling<128, 128, 8, 8, 8>'
     has "a template-id entry with args M N K alpha A B beta C is right" "result: right"
-    has "its binary was built at run time" "(built at run time); source $(pwd)/$S/template.cu fnv1a64"
+    has "its binary was built at run time" "(built at run time; repeats after a clean first launch: "
+    has "... named with its source hash" "(no access checks)); source $(pwd)/$S/template.cu fnv1a64"
     drive -b 256,1 -g 2,2 -m 130,129,20 -p "A B C M N K" "$S/template.cu" 'sgemm2DBlocktiling<128, 128, 8, 8, 8>'
     has "args that do not match the kernel's parameters are refused at load" "parameters are (IIIFPPFP), the manifest's args declare (PPPIII)"
     drive -s 2048 "$S/dynshared.cu" dyn_tiled
@@ -75,6 +77,20 @@ else
         'sum(r["verdict"] == "FAIL" and "nondeterministic" in r["classes"] for r in find(width=32)) >= 8'
     json_check "the same kernel passes at width 64" "$T/mixed.jsonl" \
         'find(width=64) and all(r["verdict"] == "PASS" for r in find(width=64))'
+    json_check "... its volatile accesses are sync points: no unchecked copy runs its repeats" "$T/mixed.jsonl" \
+        'recs and not any("unchecked" in r["binary"] for r in recs)'
+
+    echo "integration: a case's repeats run the kernel's unchecked copy, its first launch the checked one"
+    if [ -f "$BUILD/kernels/sim/cuda/sgemm_naive.unchecked.so" ] && [ -f "$BUILD/kernels/sim/cuda/fault_warpsync.so" ] &&
+        [ ! -e "$BUILD/kernels/sim/cuda/fault_warpsync.unchecked.so" ]; then
+        ok "make builds an unchecked copy of a kernel without volatile accesses, none of one with them"
+    else bad "make builds an unchecked copy of a kernel without volatile accesses, none of one with them"; fi
+    XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32 --only-manifest --manifest "$S/sticky.manifest" \
+        --case edge_15x16x17 --json "$T/sticky.jsonl" --quiet >"$T/out" 2>&1
+    json_check "a __device__ global the first launch sets: its repeat sees it (FAIL nondeterministic)" "$T/sticky.jsonl" \
+        'recs and all(r["verdict"] == "FAIL" and "nondeterministic" in r["classes"] for r in recs)'
+    json_check "... the run-time build has an unchecked copy, named in the row" "$T/sticky.jsonl" \
+        'recs and all(".unchecked.so (no access checks)" in r["binary"] for r in recs)'
     "$H" run --backend sim --width 32 --kernel cuda/fault_race --cases "$S/same_size.cases" --json "$T/both.jsonl" \
         --quiet >"$T/out" 2>&1
     "$H" run --backend sim --width 32 --kernel cuda/fault_race --cases "$S/same_size.cases" --case sum_4096_exact \

@@ -327,21 +327,41 @@ static void sim_run_job(struct hb_ctx *c, const struct sim_launch *L, const hb_k
     c->job_kern = NULL;
 }
 
+/* Which copy of k runs this launch. A case's first launch is checked: every access, and
+ * what it finds is reported. Its repeats exist to see whether the result depends on the
+ * schedule; they run the unchecked copy (the same source and sync points: it has no volatile
+ * access) unless the first launch found anything, or either copy's globals have changed. */
+static hb_kern *sim_image(const struct hb_ctx *c, hb_kern *k, const struct hb_args *a)
+{
+    return a->repeat > 0 && k->unchecked && !k->unchecked_off && !c->first_found ? k->unchecked : k;
+}
+
+static int sim_writable_changed(const hb_kern *k)
+{
+    return k->writable_at_load &&
+           memcmp((const void *)k->writable.lo, k->writable_at_load, k->writable.hi - k->writable.lo) != 0;
+}
+
 static int sim_launch(hb_ctx *c, hb_kern *k, const unsigned grid[3], const struct hb_args *a, double *device_ms)
 {
     struct sim_launch L;
     memset(&L, 0, sizeof L);
     memset(c->faults, 0, sizeof c->faults);
     c->faults[0].arg = c->faults[1].arg = -1;
-    int rc = sim_launch_prepare(c, k, grid, a, &L);
+    hb_kern *run = sim_image(c, k, a);
+    int rc = sim_launch_prepare(c, run, grid, a, &L);
     if (rc != HB_OK)
         return rc;
     double t0 = sim_now_ms();
-    sim_run_job(c, &L, k, (uint64_t)grid[0] * grid[1] * grid[2]);
+    sim_run_job(c, &L, run, (uint64_t)grid[0] * grid[1] * grid[2]);
     if (device_ms)
         *device_ms = sim_now_ms() - t0;
     sim_launch_faults(c);
-    if (atomic_load(&c->failed_block) != UINT64_MAX) {
+    int failed = atomic_load(&c->failed_block) != UINT64_MAX;
+    if (a->repeat <= 0)
+        c->first_found = failed || c->faults[0].count || c->faults[1].count;
+    k->unchecked_off |= sim_writable_changed(run);
+    if (failed) {
         sim_err(c, "launch: %s", c->job_err);
         return HB_ERROR;
     }

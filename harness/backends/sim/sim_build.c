@@ -16,10 +16,11 @@
 #define SIM_MAX_WORDS 80
 
 /* The compiler and its flags for f (-Werror on shipped sources), with room for `room` more
- * words; the word count, or -1. */
-static int sim_compiler_argv(const struct sim_flavour *f, char *words, size_t wlen, char **argv, int room)
+ * words; the word count, or -1. Checked: with the instrumentation that checks each access. */
+static int sim_compiler_argv(const struct sim_flavour *f, int checked, char *words, size_t wlen, char **argv, int room)
 {
-    int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS, words, wlen, argv, SIM_MAX_WORDS - room);
+    int n = rtc_split(checked ? SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS : SIM_KERNEL_CXX " " SIM_KERNEL_UNCHECKED_FLAGS,
+                      words, wlen, argv, SIM_MAX_WORDS - room);
     if (n >= 0 && !f->user)
         argv[n++] = SIM_KERNEL_WERROR;
     return n;
@@ -30,7 +31,7 @@ static int sim_compiler_argv(const struct sim_flavour *f, char *words, size_t wl
 static int sim_preprocess_argv(const struct sim_flavour *f, char *words, size_t wlen, char **argv, char *entry_def,
                                size_t elen, int *out_at)
 {
-    int n = sim_compiler_argv(f, words, wlen, argv, 18);
+    int n = sim_compiler_argv(f, 1, words, wlen, argv, 18);
     if (n < 0)
         return -1;
     argv[n++] = "-include";
@@ -56,10 +57,10 @@ static int sim_preprocess_argv(const struct sim_flavour *f, char *words, size_t 
 }
 
 /* The command that compiles the preprocessed source `pre` (unroll pragmas rewritten) into obj. */
-static int sim_compile_argv(const struct sim_flavour *f, const char *pre, const char *obj, char *words, size_t wlen,
-                            char **argv)
+static int sim_compile_argv(const struct sim_flavour *f, int checked, const char *pre, const char *obj, char *words,
+                            size_t wlen, char **argv)
 {
-    int n = sim_compiler_argv(f, words, wlen, argv, 8);
+    int n = sim_compiler_argv(f, checked, words, wlen, argv, 8);
     if (n < 0)
         return -1;
     argv[n++] = "-x";
@@ -151,7 +152,48 @@ static int sim_dynamic_shared(const struct sim_flavour *f, const char *obj, cons
 /* The temporaries of one build, all made by rtc_temp next to the product. */
 struct sim_temps {
     char pre[4200], ii[4200], obj[4200], defs[4200], tmp[4200], log[4200], deps[4200];
+    char u_obj[4200], u_tmp[4200], u_log[4200]; /* the unchecked copy's */
 };
+
+int sim_unchecked_path(const char *so, char *out, size_t len)
+{
+    size_t n = strlen(so);
+    if (n < 3 || strcmp(so + n - 3, ".so") != 0 || n + 11 > len)
+        return -1;
+    snprintf(out, len, "%.*s.unchecked.so", (int)(n - 3), so);
+    return 0;
+}
+
+/* The unchecked copy of a built object (backend.mk builds the shipped kernels' the same
+ * way): the same preprocessed source compiled without the instrumentation, linked, moved
+ * next to the product; none for an object that makes volatile accesses, as only the
+ * instrumentation makes those sync points. Its own log is dropped: the checked build's
+ * already shows the source's warnings. 0 (built, not needed, or not building without the
+ * instrumentation), or -1 with err. */
+static int sim_unchecked(const struct sim_flavour *f, const char *path, struct sim_temps *t, int defs, char *err,
+                         size_t errlen)
+{
+    char words[4096], *argv[SIM_MAX_WORDS], upath[4200];
+    int calls = sim_elf_calls_volatile(t->obj, err, errlen);
+    if (calls != 0)
+        return calls < 0 ? -1 : 0;
+    if (sim_unchecked_path(path, upath, sizeof upath) != 0 ||
+        rtc_temp(path, ".unchecked.o", t->u_obj, sizeof t->u_obj, err, errlen) != 0 ||
+        rtc_temp(path, ".unchecked.so", t->u_tmp, sizeof t->u_tmp, err, errlen) != 0 ||
+        rtc_temp(path, ".unchecked.log", t->u_log, sizeof t->u_log, err, errlen) != 0 ||
+        sim_compile_argv(f, 0, t->ii, t->u_obj, words, sizeof words, argv) < 0)
+        return -1;
+    int rc = rtc_run(argv, t->u_log, err, errlen);
+    if (rc == 0)
+        rc = sim_link(t->u_obj, defs ? t->defs : NULL, t->u_tmp, t->u_log, err, errlen);
+    if (rc != 0) /* a compiler's complaint: no copy, the repeats run checked */
+        return rc < 0 ? -1 : (err[0] = '\0', 0);
+    if (rename(t->u_tmp, upath) != 0) {
+        snprintf(err, errlen, "rename(%.300s): %s", t->u_tmp, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
 
 /* Preprocess, rewrite the unroll pragmas, compile: 0, or as rtc_run. */
 static int sim_compile(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
@@ -168,7 +210,7 @@ static int sim_compile(const struct sim_flavour *f, struct sim_temps *t, char *e
     int rc = rtc_run(argv, t->log, err, errlen);
     if (rc != 0 || (rc = sim_unroll_file(t->pre, t->ii, err, errlen)) != 0)
         return rc;
-    if (sim_compile_argv(f, t->ii, t->obj, words, sizeof words, argv) < 0) {
+    if (sim_compile_argv(f, 1, t->ii, t->obj, words, sizeof words, argv) < 0) {
         snprintf(err, errlen, "too many compiler flags");
         return -1;
     }
@@ -194,7 +236,8 @@ static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_t
         return 2;
     /* Two steps like make: linking with -fsanitize=thread would pull in TSan's runtime. */
     rc = sim_link(t->obj, defs ? t->defs : NULL, t->tmp, t->log, err, errlen);
-    if (rc == 0 && rtc_deps_save(path, t->deps, err, errlen) != 0)
+    if (rc == 0 &&
+        (sim_unchecked(f, path, t, defs, err, errlen) != 0 || rtc_deps_save(path, t->deps, err, errlen) != 0))
         rc = -1;
     if (rc == 0 && rename(t->tmp, path) != 0) {
         snprintf(err, errlen, "rename(%.300s): %s", t->tmp, strerror(errno));
@@ -208,8 +251,8 @@ static void sim_key(const struct sim_flavour *f, char *key, size_t len)
 {
     char tool[6000];
     sim_build_tool(f, tool, sizeof tool);
-    snprintf(key, len, "%s | unroll pragmas for g++ | link %s | shared %u | gcc %s", tool, SIM_KERNEL_LINK,
-             f->s->shared_bytes, __VERSION__);
+    snprintf(key, len, "%s | unroll pragmas for g++ | link %s | shared %u | gcc %s | unchecked copy: %s", tool,
+             SIM_KERNEL_LINK, f->s->shared_bytes, __VERSION__, SIM_KERNEL_UNCHECKED_FLAGS);
 }
 
 int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen)
@@ -227,7 +270,7 @@ int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t 
     memset(&t, 0, sizeof t);
     int rc = rtc_temp(path, ".log", t.log, sizeof t.log, err, sizeof err) == 0 ? sim_steps(f, path, &t, err, sizeof err)
                                                                                : -1;
-    const char *temps[] = {t.pre, t.ii, t.obj, t.defs, t.tmp, t.deps};
+    const char *temps[] = {t.pre, t.ii, t.obj, t.defs, t.tmp, t.deps, t.u_obj, t.u_tmp, t.u_log};
     for (size_t i = 0; i < sizeof temps / sizeof temps[0]; i++)
         if (temps[i][0])
             unlink(temps[i]);

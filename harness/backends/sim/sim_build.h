@@ -17,12 +17,18 @@ struct sim_flavour {
 /* Builds f into the run-time cache unless it is there; path receives the .so, log the kept
  * log of a build that warned (else ""). HB_OK, or a status with the message in c->err. */
 int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen);
+/* Where the unchecked copy of the product `so` (a path ending in .so) goes: 0, or -1. */
+int sim_unchecked_path(const char *so, char *out, size_t len);
 /* The compiler and flags that build f, for the report's account of the binary. */
 void sim_build_tool(const struct sim_flavour *f, char *out, size_t len);
 
 /* The undefined thread-local symbols of an ELF object (its `extern __shared__` arrays), as
  * consecutive NUL-terminated names. Their count, or -1 with err. */
 int sim_elf_tls_undefined(const char *obj, char *names, size_t cap, char *err, size_t errlen);
+
+/* Whether the ELF object's code makes volatile accesses (calls a __tsan_volatile_ hook): 1
+ * or 0, or -1 with err. */
+int sim_elf_calls_volatile(const char *obj, char *err, size_t errlen);
 
 /* The message for a failed build: the feature the emulator does not model when the log
  * shows one, else "does not build", with the first error line and the log's path. */

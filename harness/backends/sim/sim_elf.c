@@ -1,7 +1,8 @@
 /* sim_elf.c: finds a compiled kernel object's undefined thread-local symbols, which are its
  * `extern __shared__` declarations (the prelude makes __shared__ thread_local), so the link
- * can define them as dynamic shared memory. Reads one native 64-bit ELF object, checking every
- * offset against its size; it does not interpret anything else. */
+ * can define them as dynamic shared memory; and whether its code calls the hooks of volatile
+ * accesses (sim_hooks.h), which only a checked build has. Reads one native 64-bit ELF object,
+ * checking every offset against its size; it does not interpret anything else. */
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -44,45 +45,99 @@ static int sim_elf_plain(const char *name)
     return 1;
 }
 
-static int sim_elf_scan(const unsigned char *d, size_t size, char *names, size_t cap, char *err, size_t errlen)
+/* The section headers of a 64-bit ELF object, every one inside it; NULL with err. */
+static const Elf64_Shdr *sim_elf_sections(const unsigned char *d, size_t size, int *n, char *err, size_t errlen)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)d;
     if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
         eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
         (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum) {
         snprintf(err, errlen, "not a 64-bit ELF object");
-        return -1;
+        return NULL;
     }
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(d + eh->e_shoff);
+    for (int i = 0; i < eh->e_shnum; i++)
+        if (sh[i].sh_type != SHT_NOBITS && (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset)) {
+            snprintf(err, errlen, "section %d outside the object", i);
+            return NULL;
+        }
+    *n = eh->e_shnum;
+    return sh;
+}
+
+/* Symbol table i (an SHT_SYMTAB section) and its strings, NUL-terminated: 0, or -1 with err. */
+static int sim_elf_symtab(const unsigned char *d, const Elf64_Shdr *sh, int n, int i, const Elf64_Sym **sym,
+                          size_t *n_sym, const char **str, size_t *str_size, char *err, size_t errlen)
+{
+    if (i >= n || sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= (unsigned)n ||
+        sh[sh[i].sh_link].sh_type != SHT_STRTAB || sh[sh[i].sh_link].sh_size == 0 ||
+        d[sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size - 1] != '\0') {
+        snprintf(err, errlen, "malformed symbol table");
+        return -1;
+    }
+    *sym = (const Elf64_Sym *)(d + sh[i].sh_offset);
+    *n_sym = sh[i].sh_size / sizeof **sym;
+    *str = (const char *)(d + sh[sh[i].sh_link].sh_offset);
+    *str_size = sh[sh[i].sh_link].sh_size;
+    return 0;
+}
+
+static int sim_elf_scan(const unsigned char *d, size_t size, char *names, size_t cap, char *err, size_t errlen)
+{
+    int n_sh;
+    const Elf64_Shdr *sh = sim_elf_sections(d, size, &n_sh, err, errlen);
+    if (!sh)
+        return -1;
     size_t used = 0;
     int count = 0;
-    for (int i = 0; i < eh->e_shnum; i++) {
-        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
+    for (int i = 0; i < n_sh; i++) {
+        const Elf64_Sym *sym;
+        const char *str;
+        size_t n_sym, str_size;
+        if (sh[i].sh_type != SHT_SYMTAB)
             continue;
-        const Elf64_Shdr *st = &sh[sh[i].sh_link];
-        if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset || st->sh_offset > size ||
-            st->sh_size > size - st->sh_offset || st->sh_size == 0 || d[st->sh_offset + st->sh_size - 1] != '\0') {
-            snprintf(err, errlen, "malformed symbol table");
+        if (sim_elf_symtab(d, sh, n_sh, i, &sym, &n_sym, &str, &str_size, err, errlen) != 0)
             return -1;
-        }
-        const Elf64_Sym *sym = (const Elf64_Sym *)(d + sh[i].sh_offset);
-        const char *str = (const char *)(d + st->sh_offset);
-        for (size_t k = 0; k < sh[i].sh_size / sizeof *sym; k++) {
-            if (sym[k].st_shndx != SHN_UNDEF || ELF64_ST_TYPE(sym[k].st_info) != STT_TLS ||
-                sym[k].st_name >= st->sh_size)
+        for (size_t k = 0; k < n_sym; k++) {
+            if (sym[k].st_shndx != SHN_UNDEF || ELF64_ST_TYPE(sym[k].st_info) != STT_TLS || sym[k].st_name >= str_size)
                 continue;
             const char *name = str + sym[k].st_name;
-            size_t n = strlen(name) + 1;
-            if (!sim_elf_plain(name) || n > cap - used) {
+            size_t len = strlen(name) + 1;
+            if (!sim_elf_plain(name) || len > cap - used) {
                 snprintf(err, errlen, "thread-local symbol %.200s: unexpected name or too many", name);
                 return -1;
             }
-            memcpy(names + used, name, n);
-            used += n;
+            memcpy(names + used, name, len);
+            used += len;
             count++;
         }
     }
     return count;
+}
+
+/* Whether a relocation of the object refers to a symbol whose name starts with prefix. */
+static int sim_elf_refers(const unsigned char *d, size_t size, const char *prefix, char *err, size_t errlen)
+{
+    int n_sh;
+    const Elf64_Shdr *sh = sim_elf_sections(d, size, &n_sh, err, errlen);
+    if (!sh)
+        return -1;
+    for (int i = 0; i < n_sh; i++) {
+        const Elf64_Sym *sym;
+        const char *str;
+        size_t n_sym, str_size;
+        if (sh[i].sh_type != SHT_RELA)
+            continue;
+        if (sim_elf_symtab(d, sh, n_sh, (int)sh[i].sh_link, &sym, &n_sym, &str, &str_size, err, errlen) != 0)
+            return -1;
+        const Elf64_Rela *r = (const Elf64_Rela *)(d + sh[i].sh_offset);
+        for (size_t k = 0; k < sh[i].sh_size / sizeof *r; k++) {
+            size_t at = ELF64_R_SYM(r[k].r_info);
+            if (at < n_sym && sym[at].st_name < str_size && strncmp(str + sym[at].st_name, prefix, strlen(prefix)) == 0)
+                return 1;
+        }
+    }
+    return 0;
 }
 
 int sim_elf_tls_undefined(const char *obj, char *names, size_t cap, char *err, size_t errlen)
@@ -94,4 +149,15 @@ int sim_elf_tls_undefined(const char *obj, char *names, size_t cap, char *err, s
     int n = sim_elf_scan(d, size, names, cap, err, errlen);
     free(d);
     return n;
+}
+
+int sim_elf_calls_volatile(const char *obj, char *err, size_t errlen)
+{
+    unsigned char *d;
+    size_t size;
+    if (sim_elf_read(obj, &d, &size, err, errlen) != 0)
+        return -1;
+    int found = sim_elf_refers(d, size, "__tsan_volatile_", err, errlen);
+    free(d);
+    return found;
 }

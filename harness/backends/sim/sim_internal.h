@@ -33,6 +33,13 @@ struct hb_kern {
     struct sim_dim3 block;
     struct sim_range image; /* the loaded object's segments: its static data */
     char origin[1024];      /* which binary runs (rtc_describe), for the report */
+    /* The same kernel built without access checks (its .unchecked.so), for a case's repeats,
+     * or NULL; off once either copy's own data (writable segment) is no longer as loaded:
+     * the two copies' globals would differ from there on. */
+    struct hb_kern *unchecked;
+    int unchecked_off;
+    struct sim_range writable;
+    unsigned char *writable_at_load;
 };
 
 enum sim_mode { SIM_LOCKSTEP, SIM_RANDOM, SIM_MIXED };
@@ -41,7 +48,8 @@ struct hb_ctx {
     int width, n_workers;
     enum sim_mode mode;
     uint64_t seed;
-    char err[8192]; /* after a load: the account of the binary (sim_load.c) */
+    int first_found; /* the case's first launch found a bad access or failed: its repeats run checked */
+    char err[8192];  /* after a load: the account of the binary (sim_load.c) */
     struct sim_worker *workers[SIM_MAX_THREADS];
     pthread_t threads[SIM_MAX_THREADS];
     struct sim_helper {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rtc.h"
 #include "sim_build.h"
@@ -47,7 +48,7 @@ static int sim_default_order(const struct hb_kernel_spec *s)
 struct sim_phdr_query {
     const char *name;
     size_t tls;
-    struct sim_range image;
+    struct sim_range image, writable;
 };
 static int sim_phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -55,7 +56,7 @@ static int sim_phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
     struct sim_phdr_query *q = arg;
     if (!info->dlpi_name || strcmp(info->dlpi_name, q->name) != 0)
         return 0;
-    q->image = (struct sim_range){UINTPTR_MAX, 0};
+    q->image = q->writable = (struct sim_range){UINTPTR_MAX, 0};
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *p = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + p->p_vaddr;
@@ -63,6 +64,10 @@ static int sim_phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
             q->tls = p->p_memsz;
         if (p->p_type != PT_LOAD)
             continue;
+        if ((p->p_flags & PF_W) && lo < q->writable.lo)
+            q->writable.lo = lo;
+        if ((p->p_flags & PF_W) && lo + p->p_memsz > q->writable.hi)
+            q->writable.hi = lo + p->p_memsz;
         if (lo < q->image.lo)
             q->image.lo = lo;
         if (lo + p->p_memsz > q->image.hi)
@@ -136,7 +141,7 @@ static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const s
         sim_err(c, "dlinfo(%s, RTLD_DI_LINKMAP): %s", path, dlerror());
         return HB_ERROR;
     }
-    struct sim_phdr_query q = {lm->l_name, 0, {0, 0}};
+    struct sim_phdr_query q = {lm->l_name, 0, {0, 0}, {0, 0}};
     dl_iterate_phdr(sim_phdr_cb, &q);
     if (q.tls > SIM_SHARED_BYTES) {
         sim_err(c, "%s uses %zu bytes of shared memory, more than %u", s->entry, q.tls, SIM_SHARED_BYTES);
@@ -155,6 +160,11 @@ static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const s
     k->wrapped = f->wrapped;
     k->shared_bytes = q.tls;
     k->image = q.image;
+    /* Its globals as loaded (set_live writes one during launches, 0 again after). */
+    if (q.writable.lo < q.writable.hi && (k->writable_at_load = malloc(q.writable.hi - q.writable.lo)) != NULL) {
+        k->writable = q.writable;
+        memcpy(k->writable_at_load, (const void *)q.writable.lo, q.writable.hi - q.writable.lo);
+    }
     k->dialect = *dialect;
     k->block = (struct sim_dim3){s->block[0], s->block[1], s->block[2]};
     return HB_OK;
@@ -176,6 +186,8 @@ static int sim_open_product(struct hb_ctx *c, const struct hb_kernel_spec *s, co
     if (!k)
         sim_err(c, "calloc(kernel) failed");
     if (rc != HB_OK) {
+        if (k)
+            free(k->writable_at_load);
         free(k);
         dlclose(dl);
         return rc;
@@ -183,6 +195,23 @@ static int sim_open_product(struct hb_ctx *c, const struct hb_kernel_spec *s, co
     k->dl = dl;
     *out = k;
     return HB_OK;
+}
+
+/* The kernel's unchecked copy next to its product (sim_unchecked_path), if it was built
+ * (none for a kernel with volatile accesses): loaded into k->unchecked, its path into name.
+ * One that does not load is left out: the repeats then run checked, as they always could.
+ * The report names it next to the product (the same folder). */
+static void sim_open_unchecked(struct hb_ctx *c, const struct hb_kernel_spec *s, const struct sim_flavour *f,
+                               const char *path, hb_kern *k, char *name, size_t len)
+{
+    char upath[4200], saved[sizeof c->err];
+    if (sim_unchecked_path(path, upath, sizeof upath) != 0 || access(upath, R_OK) != 0)
+        return;
+    memcpy(saved, c->err, sizeof saved);
+    const char *base = strrchr(upath, '/');
+    if (sim_open_product(c, s, f, upath, &k->unchecked) == HB_OK)
+        snprintf(name, len, "%s", base ? base + 1 : upath);
+    memcpy(c->err, saved, sizeof saved);
 }
 
 /* Which flavour of s runs at this width, and where its product comes from. */
@@ -226,9 +255,11 @@ int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
         rc = sim_open_product(c, s, &f, path, out);
     if (rc != HB_OK)
         return rc;
-    char how[4400];
-    snprintf(how, sizeof how, "%s%s%s", prebuilt ? "built by make" : "built at run time",
-             log[0] ? ", warnings in " : "", log);
+    char how[4400], unchecked[4200] = "";
+    sim_open_unchecked(c, s, &f, path, *out, unchecked, sizeof unchecked);
+    snprintf(how, sizeof how, "%s%s%s%s%s%s", prebuilt ? "built by make" : "built at run time",
+             log[0] ? ", warnings in " : "", log, unchecked[0] ? "; repeats after a clean first launch: " : "",
+             unchecked, unchecked[0] ? " (no access checks)" : "");
     sim_build_tool(&f, tool, sizeof tool);
     rtc_describe(s, path, how, tool, (*out)->origin, sizeof(*out)->origin);
     return HB_OK;
@@ -236,9 +267,10 @@ int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
 
 void sim_unload(hb_ctx *c, hb_kern *k)
 {
-    (void)c;
     if (!k)
         return;
+    sim_unload(c, k->unchecked);
     dlclose(k->dl);
+    free(k->writable_at_load);
     free(k);
 }
