@@ -336,9 +336,12 @@ static hb_kern *sim_image(const struct hb_ctx *c, hb_kern *k, const struct hb_ar
     return a->repeat > 0 && k->unchecked && !k->unchecked_off && !c->first_found ? k->unchecked : k;
 }
 
+/* Whether k's writable segment differs from its copy at load (no copy: assumed so). */
 static int sim_writable_changed(const hb_kern *k)
 {
-    return k->writable_at_load &&
+    if (k->writable.lo >= k->writable.hi)
+        return 0;
+    return !k->writable_at_load ||
            memcmp((const void *)k->writable.lo, k->writable_at_load, k->writable.hi - k->writable.lo) != 0;
 }
 

@@ -161,9 +161,10 @@ static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const s
     k->shared_bytes = q.tls;
     k->image = q.image;
     /* Its globals as loaded (set_live writes one during launches, 0 again after). */
-    if (q.writable.lo < q.writable.hi && (k->writable_at_load = malloc(q.writable.hi - q.writable.lo)) != NULL) {
+    if (q.writable.lo < q.writable.hi) {
         k->writable = q.writable;
-        memcpy(k->writable_at_load, (const void *)q.writable.lo, q.writable.hi - q.writable.lo);
+        if ((k->writable_at_load = malloc(q.writable.hi - q.writable.lo)) != NULL)
+            memcpy(k->writable_at_load, (const void *)q.writable.lo, q.writable.hi - q.writable.lo);
     }
     k->dialect = *dialect;
     k->block = (struct sim_dim3){s->block[0], s->block[1], s->block[2]};
