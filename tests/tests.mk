@@ -11,7 +11,7 @@ CHECK_LIBS   := $(or $(shell pkg-config --libs check 2>/dev/null),-lcheck -lsubu
 $(UNIT_TESTS): $(SAN_OBJ)
 $(BUILD)/san/tests/%: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HB_CFLAGS) $(SAN_FLAGS) $(CHECK_CFLAGS) -Itests -DHB_TEST_ROOT='"$(CURDIR)"' \
+	$(CC) $(HB_CFLAGS) $(SAN_FLAGS) $(CHECK_CFLAGS) -Iharness -Itests -DHB_TEST_ROOT='"$(CURDIR)"' \
 	    -DHB_TEST_BUILD='"$(abspath $(BUILD))"' -MMD -MP $< $(SAN_OBJ) -o $@ \
 	    $(CHECK_LIBS) $(OPENBLAS_LIBS) $(JSONC_LIBS) -ldl -lm -lpthread
 
@@ -27,14 +27,14 @@ unit: $(UNIT_TESTS)
 # target that long; the default keeps `make check`'s fuzz step short.
 FUZZ_SECONDS ?= 5
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iharness -Ireference \
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iharness/abi $(HB_LAYERS:%=-Iharness/%) -Ireference \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 # The parsers need the op table, which needs the core below it (references, comparison).
-FUZZ_CORE := harness/case.c harness/case_line.c harness/util.c harness/arena.c harness/verdict.c harness/op.c harness/op_gemm.c \
-             harness/op_gemm_data.c harness/op_reduce.c harness/compare.c harness/gen.c harness/guard.c harness/manifest.c \
-             harness/manifest_parse.c harness/text.c harness/jsonl.c harness/jsonl_write.c reference/ref.c
+FUZZ_CORE := harness/core/case.c harness/core/case_line.c harness/lib/util.c harness/lib/arena.c harness/core/verdict.c harness/core/op.c harness/core/op_gemm.c \
+             harness/core/op_gemm_data.c harness/core/op_reduce.c harness/core/compare.c harness/core/gen.c harness/core/guard.c harness/core/manifest.c \
+             harness/core/manifest_parse.c harness/lib/text.c harness/report/jsonl.c harness/report/jsonl_write.c reference/ref.c
 FUZZ_TARGETS := case manifest jsonl
-$(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE) $(wildcard harness/*.h)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE) $(wildcard harness/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(OPENBLAS_CFLAGS) $(JSONC_CFLAGS) $< $(FUZZ_CORE) -o $@ $(OPENBLAS_LIBS) $(JSONC_LIBS) -lm
 

@@ -120,7 +120,7 @@ fi
 echo "integration: the HIP backend loads, says its platform, and has no device here"
 if [ ! -e "$BUILD/backends/hb_hip.so" ]; then
     skip "HIP backend checks" "hb_hip.so not built"
-elif ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iharness tests/backend_probe.c -o "$T/probe" -ldl 2>"$T/out"; then
+elif ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iharness/abi tests/backend_probe.c -o "$T/probe" -ldl 2>"$T/out"; then
     bad "tests/backend_probe.c builds" "$T/out"
 else
     "$T/probe" "$BUILD/backends/hb_hip.so" >"$T/probe.out" 2>&1

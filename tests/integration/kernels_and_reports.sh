@@ -8,7 +8,7 @@ else
     echo "integration: the emulator sees every access (driven through backend.h as the core will)"
     S=tests/data/sim
     B=$(cd "$BUILD" && pwd)
-    cc -std=c11 -D_GNU_SOURCE -O1 -Wall -Wextra -Werror -Iharness "$S/drive.c" -o "$T/drive" -ldl -lm
+    cc -std=c11 -D_GNU_SOURCE -O1 -Wall -Wextra -Werror -Iharness/abi "$S/drive.c" -o "$T/drive" -ldl -lm
     # drive [options] source entry: one SGEMM launch, M=17 N=19 K=23 unless -m says otherwise
     drive() { local n=$#; XDG_CACHE_HOME="$T/cache" "$T/drive" "${@:1:n-2}" "$B" "$(pwd)/${@:n-1:1}" "${@:n}" >"$T/out" 2>&1; }
     has() { if grep -qF -- "$2" "$T/out"; then ok "$1"; else bad "$1" "$T/out"; fi; }

@@ -31,7 +31,7 @@ $(BUILD)/backends/hb_cuda.so: harness/backends/cuda/cu_backend.c harness/backend
                               harness/backends/cuda/cu_info.c harness/backends/cuda/cu_info.h \
                               harness/backends/cuda/cu_internal.h harness/backends/common/rtc.c \
                               harness/backends/common/rtc.h harness/backends/common/hbc.h \
-                              harness/backends/common/entry_name.h harness/backend.h
+                              harness/backends/common/entry_name.h harness/abi/backend.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -isystem $(CUDA_HOME)/include -Iharness/backends/common \
 	    -DCU_CUDA_HOME='"$(CUDA_HOME)"' $(filter %.c,$^) -o $@ \

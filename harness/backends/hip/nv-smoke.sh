@@ -40,7 +40,7 @@ if awk '/^  hip \(nvidia platform\)/ { s = 1; next } /^  [a-z]/ { s = 0 }
 else
     bad "list: hip (nvidia platform) runs an NVIDIA GPU at width 32"; sed -n '1,8p' "$OUT/list.txt"
 fi
-if cc -std=c11 -D_GNU_SOURCE -Iharness tests/backend_probe.c -o "$OUT/probe" -ldl 2>"$OUT/probe.txt" &&
+if cc -std=c11 -D_GNU_SOURCE -Iharness/abi tests/backend_probe.c -o "$OUT/probe" -ldl 2>"$OUT/probe.txt" &&
    "$OUT/probe" "$B/backends/hb_hip.so" >"$OUT/probe.txt" 2>&1 &&
    grep -qx 'platform=nvidia' "$OUT/probe.txt" && grep -q '^device0=.* | width 32$' "$OUT/probe.txt"; then
     ok "hb_hip.so: platform nvidia, $(sed -n 's/^device0=//p' "$OUT/probe.txt")"

@@ -54,7 +54,7 @@ else
 BACKEND_TARGETS += $(BUILD)/backends/hb_sim.so $(SIM_UNROLL) $(SIM_VOLATILE) $(SIM_KSO)
 BACKEND_NOTES += sim:built
 
-$(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/backend.h \
+$(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
                              harness/backends/common/rtc.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
@@ -63,7 +63,7 @@ $(SIM_UNROLL): $(SIM_DIR)/sim_unroll.c $(SIM_DIR)/sim_unroll_main.c $(SIM_DIR)/s
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_CFLAGS) $(filter %.c,$^) -o $@
 
-$(SIM_VOLATILE): $(SIM_DIR)/sim_elf.c $(SIM_DIR)/sim_volatile_main.c $(SIM_HDRS) harness/backend.h
+$(SIM_VOLATILE): $(SIM_DIR)/sim_elf.c $(SIM_DIR)/sim_volatile_main.c $(SIM_HDRS) harness/abi/backend.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_CFLAGS) -I$(SIM_DIR) $(filter %.c,$^) -o $@
 
@@ -100,7 +100,7 @@ endif
 # sanitizer runs of an instrumented driver: make sim-san. Not built by default.
 .PHONY: sim-san
 sim-san: $(BUILD)/san/backends/hb_sim.so
-$(BUILD)/san/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/backend.h \
+$(BUILD)/san/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
                                  harness/backends/common/rtc.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) $(SAN_FLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread

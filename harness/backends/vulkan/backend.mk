@@ -8,7 +8,7 @@ VK_LIBS    := $(or $(shell pkg-config --libs vulkan 2>/dev/null),-lvulkan)
 VK_HEADER  := $(or $(shell pkg-config --exists vulkan 2>/dev/null && echo yes),\
                    $(wildcard /usr/include/vulkan/vulkan.h))
 VK_SRC     := $(wildcard harness/backends/vulkan/vk_*.c)
-VK_HDR     := harness/backends/vulkan/vk_internal.h harness/backend.h harness/backends/common/rtc.h harness/backends/common/hbc.h
+VK_HDR     := harness/backends/vulkan/vk_internal.h harness/abi/backend.h harness/backends/common/rtc.h harness/backends/common/hbc.h
 VK_SPV     := $(patsubst kernels/vulkan/%.comp,$(BUILD)/kernels/glsl/%.spv,\
                 $(wildcard kernels/vulkan/*.comp))
 # vulkan1.2 gives SPIR-V 1.5, which has the subgroup operations the reductions use; the
