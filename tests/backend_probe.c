@@ -30,6 +30,8 @@ int main(int argc, char **argv)
     printf("abi=%d\nname=%s\n", be->abi, be->name);
     if (be->abi >= 2)
         printf("platform=%s\n", be->platform ? be->platform : "(none)");
+    if (be->abi >= 6)
+        printf("caps=%u\n", be->caps);
     struct hb_device_info dev[4];
     char err[512] = "";
     int n = be->list_devices(dev, 4, err, sizeof err);

@@ -8,11 +8,11 @@ CHECK_LIBS   := $(or $(shell pkg-config --libs check 2>/dev/null),-lcheck -lsubu
 
 # Named outside the pattern rule so make keeps the objects instead of treating them as
 # intermediate files.
-$(UNIT_TESTS): $(SAN_OBJ)
+$(UNIT_TESTS): $(SAN_LIBS)
 $(BUILD)/san/tests/%: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HB_CFLAGS) $(SAN_FLAGS) $(CHECK_CFLAGS) -Iharness -Itests -DHB_TEST_ROOT='"$(CURDIR)"' \
-	    -DHB_TEST_BUILD='"$(abspath $(BUILD))"' -MMD -MP $< $(SAN_OBJ) -o $@ \
+	$(CC) $(HB_CFLAGS) $(SAN_FLAGS) $(CHECK_CFLAGS) $(HB_INC_cmd) -Iharness -Itests -DHB_TEST_ROOT='"$(CURDIR)"' \
+	    -DHB_TEST_BUILD='"$(abspath $(BUILD))"' -MMD -MP $< $(SAN_LIBS) -o $@ \
 	    $(CHECK_LIBS) $(OPENBLAS_LIBS) $(JSONC_LIBS) -ldl -lm -lpthread
 
 # Every suite runs even after a failure, so one report shows them all. No driver is loaded,
@@ -27,16 +27,15 @@ unit: $(UNIT_TESTS)
 # target that long; the default keeps `make check`'s fuzz step short.
 FUZZ_SECONDS ?= 5
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iharness/abi $(HB_LAYERS:%=-Iharness/%) -Ireference \
-              -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-# The parsers need the op table, which needs the core below it (references, comparison).
-FUZZ_CORE := harness/core/case.c harness/core/case_line.c harness/lib/util.c harness/lib/arena.c harness/core/verdict.c harness/core/op.c harness/core/op_gemm.c \
-             harness/core/op_gemm_data.c harness/core/op_reduce.c harness/core/compare.c harness/core/gen.c harness/core/guard.c harness/core/manifest.c \
-             harness/core/manifest_parse.c harness/lib/text.c harness/report/jsonl.c harness/report/jsonl_write.c reference/ref.c
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+# The parsers and the layers below them, built by clang with libFuzzer's coverage hooks.
+$(call hb_flavour,fuzz,-fsanitize=fuzzer-no-link $$(FUZZ_SAN),$$(FUZZ_CC))
+FUZZ_LIBS := $(foreach l,report core lib,$(BUILD)/fuzz/libhb_$(l).a)
 FUZZ_TARGETS := case manifest jsonl
-$(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c $(FUZZ_CORE) $(wildcard harness/*/*.h)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz_%.c $(FUZZ_LIBS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(OPENBLAS_CFLAGS) $(JSONC_CFLAGS) $< $(FUZZ_CORE) -o $@ $(OPENBLAS_LIBS) $(JSONC_LIBS) -lm
+	$(FUZZ_CC) $(HB_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) $(HB_INC_report) $(OPENBLAS_CFLAGS) $(JSONC_CFLAGS) -MMD -MP \
+	    $< $(FUZZ_LIBS) -o $@ $(OPENBLAS_LIBS) $(JSONC_LIBS) -lm
 
 .PHONY: fuzz
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)

@@ -14,11 +14,11 @@
  * hb_args.params), each buffer's data size, dynamic shared memory, user-kernel builds, the
  * backend's platform and exact out-of-bounds access reports. 3: appends page-locked host
  * memory (host_alloc, host_free). 4: appends transfers in batches (upload_many,
- * download_many). 5: appends each launch's number within its case (hb_args.repeat). The
- * loader accepts any ABI from
- * HB_BACKEND_ABI_MIN up, and the core reads a field only when be->abi is new enough for it,
- * as SQLite reads sqlite3_vfs.iVersion. */
-#define HB_BACKEND_ABI 5
+ * download_many). 5: appends each launch's number within its case (hb_args.repeat). 6: appends
+ * capability bits (caps), so the core never decides by a backend's name. The loader accepts
+ * any ABI from HB_BACKEND_ABI_MIN up and upgrades an older table once, at load (loader.c):
+ * the fields it lacks read as NULL or 0, so the rest of the core never checks be->abi. */
+#define HB_BACKEND_ABI 6
 #define HB_BACKEND_ABI_MIN 1
 
 enum hb_status {
@@ -110,7 +110,7 @@ struct hb_args {
 };
 
 /* What the compiler and the occupancy calculator say of a loaded kernel at its block size,
- * for bench's columns (the brief's occupancy chapter); -1 (0 for the doubles) where a
+ * for bench's columns (occupancy); -1 (0 for the doubles) where a
  * backend cannot tell. */
 struct hb_kernel_info {
     int regs;             /* registers per thread */
@@ -200,7 +200,18 @@ struct hb_backend {
      * each on the H200). NULL: the core makes the calls. */
     int (*upload_many)(hb_ctx *ctx, const struct hb_transfer *t, int n);
     int (*download_many)(hb_ctx *ctx, const struct hb_transfer *t, int n);
+
+    /* ABI 6: HB_CAP_* bits. */
+    unsigned caps;
 };
+
+/* Kernels are native code run in the worker's own process on the host CPU (the emulator):
+ * no device context to budget for and no cap on workers per device; a worker is not reused
+ * for another group, since the emulator's random schedules count launches per process. */
+#define HB_CAP_IN_PROCESS 1u
+/* Kernels see raw device pointers (CUDA, HIP), so a larger allocation than asked for is
+ * invisible to them and buffers may be pooled by size class. */
+#define HB_CAP_RAW_POINTERS 2u
 
 /* Every backend shared object exports exactly this symbol. */
 const struct hb_backend *hb_backend_entry(void);

@@ -138,7 +138,7 @@ static void bench_measure(const struct hb_backend *be, hb_ctx *ctx, const struct
             snprintf(m->err, sizeof m->err, "load: %.240s", be->last_error(ctx));
             return;
         }
-        if (be->abi >= 2 && be->kernel_info)
+        if (be->kernel_info)
             m->have_info = be->kernel_info(ctx, kern, &m->info) == HB_OK;
     }
     int sgemm = job->what == BENCH_VENDOR || (job->what == BENCH_KERNEL && job->k->op == OP_SGEMM);

@@ -1,4 +1,4 @@
-/* compare.c: error figures and verdicts.
+/* compare.c: error figures (which verdict they earn is verdict.c's business).
  *
  * One output sums K terms t_k (a_ik b_kj for sgemm, x_i for a block partial); ref.h gives
  * its float64 truth c, gauge g = sum |t_k| and spread s = sqrt(sum t_k^2). The ratio is

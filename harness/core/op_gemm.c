@@ -12,7 +12,7 @@
 #include "manifest.h"
 #include "op.h"
 #include "op_gemm.h"
-#include "report.h"
+#include "result.h"
 
 /* The kernel ABI passes sizes as 32-bit ints and indexes with them. */
 #define GEMM_MAX_ELEMS 2147483647L

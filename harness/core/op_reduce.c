@@ -12,7 +12,7 @@
 #include "manifest.h"
 #include "op.h"
 #include "ref.h"
-#include "report.h"
+#include "result.h"
 
 #define REDUCE_MAX_CHUNKS 8
 

@@ -118,7 +118,9 @@ int rep_reproducer(const struct rep_result *r, const struct run_header *h, char 
         shell_word(buf, len, &at, "--known-bugs");
         shell_word(buf, len, &at, h->known_bugs);
     }
-    if (schedule[0] && !strcmp(r->backend, "sim")) {
+    /* Only the emulator reads --schedule and the other backends ignore it, so the reproducer
+     * carries it whatever the backend: the report needs no list of which backend takes it. */
+    if (schedule[0]) {
         shell_word(buf, len, &at, "--schedule");
         shell_word(buf, len, &at, schedule);
     }

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,6 +59,41 @@ int ldr_is_built(const char *name)
     return access(path, R_OK) == 0;
 }
 
+/* The bytes of struct hb_backend that a backend of this ABI fills: fields are only ever
+ * appended, so an older table is a prefix of today's. */
+static size_t ldr_table_bytes(int abi)
+{
+    if (abi < 2)
+        return offsetof(struct hb_backend, platform);
+    if (abi < 3)
+        return offsetof(struct hb_backend, host_alloc);
+    if (abi < 4)
+        return offsetof(struct hb_backend, upload_many);
+    if (abi < 6)
+        return offsetof(struct hb_backend, caps);
+    return sizeof(struct hb_backend);
+}
+
+/* Capabilities of the in-tree backends built before ABI 6 said them: the one place that
+ * knows backends by name. */
+static unsigned ldr_caps_by_name(const char *name)
+{
+    if (!strcmp(name, "sim"))
+        return HB_CAP_IN_PROCESS;
+    return !strcmp(name, "cuda") || !strcmp(name, "hip") ? HB_CAP_RAW_POINTERS : 0;
+}
+
+const struct hb_backend *ldr_upgrade(const struct hb_backend *be)
+{
+    if (be->abi >= HB_BACKEND_ABI)
+        return be;
+    static struct hb_backend upgraded;
+    memset(&upgraded, 0, sizeof upgraded);
+    memcpy(&upgraded, be, ldr_table_bytes(be->abi));
+    upgraded.caps = ldr_caps_by_name(be->name ? be->name : "");
+    return &upgraded;
+}
+
 const struct hb_backend *ldr_open(const char *name, struct hb_err *err)
 {
     char path[PATH_MAX];
@@ -77,5 +113,5 @@ const struct hb_backend *ldr_open(const char *name, struct hb_err *err)
         err_set(err, "backend %s: ABI %d, harness needs at least %d", name, be ? be->abi : -1, HB_BACKEND_ABI_MIN);
         return NULL;
     }
-    return be;
+    return ldr_upgrade(be);
 }

@@ -12,6 +12,12 @@
 int ldr_known(char names[LDR_MAX][16]);
 int ldr_is_known(const char *name);
 int ldr_is_built(const char *name);
+/* dlopens the backend and returns its table, upgraded (ldr_upgrade). */
 const struct hb_backend *ldr_open(const char *name, struct hb_err *err);
+/* One upgrade at load: a table of an older ABI is copied into today's layout with the fields
+ * it lacks zeroed (NULL: the core's fallbacks) and its capabilities filled in, so nothing
+ * else reads be->abi. Today's table is returned as it is; an older one is copied into one
+ * static slot (a process loads one backend). */
+const struct hb_backend *ldr_upgrade(const struct hb_backend *be);
 
 #endif

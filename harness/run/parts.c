@@ -14,12 +14,12 @@
  * group is cut in two at most, so that it neither ends the run alone nor pays that often. */
 #define PARTS_VENDOR_MAX 2
 
-/* Not on the emulator, whose random schedules count launches per device context (a group's
- * schedule must not depend on the groups a worker ran before it) and whose kernels are native
- * code in the worker's own memory; not under compute-sanitizer, which wraps one group's process. */
+/* Not on a backend whose kernels run in the worker's own process (the emulator: its random
+ * schedules count launches per process, and a group's schedule must not depend on the groups
+ * a worker ran before it); not under compute-sanitizer, which wraps one group's process. */
 int plan_reuses_workers(const struct run_opts *o, const struct group *g)
 {
-    return strcmp(g->p->name, "sim") && !o->sanitize;
+    return !(g->p->caps & HB_CAP_IN_PROCESS) && !o->sanitize;
 }
 
 /* Only a group whose cases stand alone is cut: not a known-bad kernel's (its first catch

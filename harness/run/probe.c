@@ -26,7 +26,8 @@ static void probe_child(void *arg, int fd)
         snprintf(p.langs, sizeof p.langs, "%s", be->langs);
         if (be->vendor_sgemm && be->vendor_name)
             snprintf(p.vendor, sizeof p.vendor, "%s", be->vendor_name);
-        if (be->abi >= 2 && be->platform)
+        p.caps = be->caps;
+        if (be->platform)
             snprintf(p.platform, sizeof p.platform, "%s", be->platform);
         p.count = be->list_devices(p.dev, MAX_DEVICES, p.err, sizeof p.err);
         if (p.count > MAX_DEVICES)

@@ -18,6 +18,7 @@ struct probe {
     char langs[64];
     char vendor[32];
     char platform[32]; /* the API's platform when not the obvious one ("nvidia" for HIP) */
+    unsigned caps;     /* the backend's HB_CAP_* bits */
     char err[512];
     struct hb_device_info dev[MAX_DEVICES];
 };

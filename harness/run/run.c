@@ -169,7 +169,7 @@ static void print_timing(struct run_ctx *cx, const struct probe *probes, int n_p
         printf("%s %s %.1f s", p ? ";" : "", msg_phase_name((enum msg_phase)p), cx->phase_ms[p] / 1e3);
     printf("; reports %.1f s\n", cx->report_ms / 1e3);
     for (int i = 0; i < n_probes; i++)
-        if (!strcmp(probes[i].name, "sim") && cx->kernel_ms_by_backend[i] > 0)
+        if ((probes[i].caps & HB_CAP_IN_PROCESS) && cx->kernel_ms_by_backend[i] > 0)
             printf("Emulator: %.3g emulated threads per second (%llu threads in %.1f s of launches)\n",
                    cx->threads_by_backend[i] / (cx->kernel_ms_by_backend[i] / 1e3),
                    (unsigned long long)cx->threads_by_backend[i], cx->kernel_ms_by_backend[i] / 1e3);

@@ -1,7 +1,7 @@
 /* runner.h: what the conformance run's own files share (run.c plans and drives, plan.c
  * chooses, sched.c runs groups in parallel workers, supervise.c judges what a worker says
  * about its group, worker.c is the child, testbed.c runs one case, sanitize.c wraps
- * compute-sanitizer, progress.c draws the status line, listing.c lists). Not for the rest of
+ * compute-sanitizer, progress.c draws the status line; cmd/listing.c lists). Not for the rest of
  * the core. */
 #ifndef HB_RUNNER_H
 #define HB_RUNNER_H
@@ -130,10 +130,12 @@ void plan_free_groups(struct group *groups, int n);
 /* Work of one case in arbitrary units, for the order and the parts only. */
 double plan_case_cost(const struct hb_case *c);
 
-/* parts.c: whether g's worker may serve further groups (not the emulator's, not a sanitized
- * one); and long groups cut into parts for cx->jobs workers, in place (returns the count). */
+/* parts.c: whether g's worker may serve further groups (not an in-process backend's, not a
+ * sanitized one); and long groups cut into parts for cx->jobs workers, in place (returns the
+ * count). */
 int plan_reuses_workers(const struct run_opts *o, const struct group *g);
 int plan_split_groups(const struct run_ctx *cx, struct group **groups, int n_groups);
+/* plan.c: the selection filters. */
 int plan_lang_listed(const char *langs, const char *lang);
 int plan_kernel_selected(const struct run_opts *o, const char *lang, const char *name);
 int plan_case_selected(const struct run_opts *o, const char *name);

@@ -37,7 +37,7 @@
 /* Bytes a worker running g holds on its device. */
 static double sched_need(const struct group *g)
 {
-    return g->bytes + (strcmp(g->p->name, "sim") ? SCHED_CONTEXT_BYTES : 0);
+    return g->bytes + (g->p->caps & HB_CAP_IN_PROCESS ? 0 : SCHED_CONTEXT_BYTES);
 }
 
 /* Workers on g's device, idle ones included. */
@@ -200,7 +200,7 @@ static int sched_place(struct sched *s, struct sup_group *sg)
     if (!w && atomic_load(&s->cx->unmade) > 0)
         return 0; /* a new worker waits: no fork while threads make case data (runner.h) */
     int fits = sched_fits(s, g, w);
-    int crowded = !w && strcmp(g->p->name, "sim") && sched_on_device(s, g) >= SCHED_WORKERS_PER_DEVICE;
+    int crowded = !w && !(g->p->caps & HB_CAP_IN_PROCESS) && sched_on_device(s, g) >= SCHED_WORKERS_PER_DEVICE;
     if (!fits || crowded || (!w && s->n_workers >= s->cx->jobs)) {
         struct sup_worker *other = sched_idle(s, -1);
         if (other)

@@ -50,15 +50,15 @@ static void tb_phase(struct testbed *t, enum msg_phase p)
     t->mark = now;
 }
 
-void tb_pool_init(struct tb_pool *pool, const char *backend, int sanitized)
+void tb_pool_init(struct tb_pool *pool, unsigned caps, int sanitized)
 {
     memset(pool, 0, sizeof *pool);
-    /* CUDA and HIP kernels see raw pointers, so a larger allocation changes nothing they can
-     * observe, and allocating (cudaFree synchronizes) costs more than the case: sizes round
-     * up to powers of two and a buffer serves every case of its class. Elsewhere the size is
-     * visible (a Vulkan descriptor's range, the emulator's exact bounds, compute-sanitizer's
-     * allocation bounds), so only an exact size is reused. */
-    pool->size_classes = !sanitized && (!strcmp(backend, "cuda") || !strcmp(backend, "hip"));
+    /* Kernels that see raw pointers (CUDA, HIP: HB_CAP_RAW_POINTERS) cannot observe that an
+     * allocation is larger than asked, and allocating (cudaFree synchronizes) costs more than
+     * the case: sizes round up to powers of two and a buffer serves every case of its class.
+     * Elsewhere the size is visible (a Vulkan descriptor's range, the emulator's exact bounds,
+     * compute-sanitizer's allocation bounds), so only an exact size is reused. */
+    pool->size_classes = !sanitized && (caps & HB_CAP_RAW_POINTERS);
 }
 
 static size_t tb_class_bytes(size_t bytes)
@@ -111,7 +111,7 @@ static void *tb_pool_host(const struct hb_backend *be, hb_ctx *ctx, struct tb_po
         return pool->host[i][which];
     tb_pool_host_free(be, ctx, pool, i, which);
     size_t size = tb_class_bytes(bytes);
-    void *p = be->abi >= 3 && be->host_alloc ? be->host_alloc(ctx, size) : NULL;
+    void *p = be->host_alloc ? be->host_alloc(ctx, size) : NULL;
     pool->locked[i][which] = p != NULL;
     pool->host[i][which] = p ? p : xcalloc(size, 1);
     pool->host_bytes[i][which] = size;
@@ -165,9 +165,7 @@ static void tb_add(struct tb_batch *batch, hb_buf *buf, size_t offset, void *hos
 
 static int tb_send(struct testbed *t, const struct tb_batch *batch, int upload)
 {
-    int (*many)(hb_ctx *, const struct hb_transfer *, int) = t->be->abi < 4 ? NULL
-                                                             : upload       ? t->be->upload_many
-                                                                            : t->be->download_many;
+    int (*many)(hb_ctx *, const struct hb_transfer *, int) = upload ? t->be->upload_many : t->be->download_many;
     if (many && batch->n > 1)
         return many(t->ctx, batch->t, batch->n);
     for (int i = 0; i < batch->n; i++) {
@@ -261,7 +259,7 @@ static void tb_faults(struct testbed *t, struct rep_result *r)
     struct hb_fault f[2];
     memset(f, 0, sizeof f);
     /* A backend reports its last launch: after an empty grid that is the previous case's. */
-    if (!t->k || !t->launched || t->be->abi < 2 || !t->be->faults || t->be->faults(t->ctx, &f[0], &f[1]) != HB_OK)
+    if (!t->k || !t->launched || !t->be->faults || t->be->faults(t->ctx, &f[0], &f[1]) != HB_OK)
         return;
     for (int w = 0; w < 2; w++) {
         if (!f[w].count)

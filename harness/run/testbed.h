@@ -22,7 +22,7 @@ struct tb_pool {
     unsigned char locked[HB_MAX_BUF_ARGS][2];
 };
 
-void tb_pool_init(struct tb_pool *pool, const char *backend, int sanitized);
+void tb_pool_init(struct tb_pool *pool, unsigned caps, int sanitized);
 void tb_pool_release(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool *pool);
 
 /* An open backend and kernel (NULL: the vendor library) and what every case shares. */

@@ -110,7 +110,7 @@ static void wk_open(struct wk_state *w, const struct group *g)
             w->opened = 1;
     }
     /* o->sanitize is the parent's: its sanitized child (o->group_child) has it stripped. */
-    tb_pool_init(&w->pool, g->p->name, o->sanitize || o->group_child);
+    tb_pool_init(&w->pool, g->p->caps, o->sanitize || o->group_child);
     wk_phase(w, PH_OPEN);
 }
 
@@ -145,7 +145,7 @@ static void wk_run_group(struct wk_state *w, const struct group *g, int start)
         m.type = MSG_RESULT, m.group = g->ordinal, m.index = i;
         run_fill_identity(&m.r, g);
         run_fill_case(&m.r, d->c);
-        if (kern && w->be->abi >= 2 && w->be->kernel_origin && w->be->kernel_origin(w->hctx, kern))
+        if (kern && w->be->kernel_origin && w->be->kernel_origin(w->hctx, kern))
             txt_copy(m.r.binary, sizeof m.r.binary, w->be->kernel_origin(w->hctx, kern));
         double t0 = now_ms();
         w->mark = t0;

@@ -127,10 +127,15 @@ else
     # make records the platform it built for (backend.mk); AMD is reported as no platform
     want=$(cat "$BUILD/backends/hip-platform.stamp" 2>/dev/null)
     [ "$want" = amd ] && want='(none)'
-    if grep -qx 'abi=5' "$T/probe.out" && grep -qxF "platform=$want" "$T/probe.out"; then
+    if grep -qx 'abi=6' "$T/probe.out" && grep -qxF "platform=$want" "$T/probe.out"; then
         ok "hb_hip.so loads by dlopen and reports platform $want"
     else
         bad "hb_hip.so loads by dlopen and reports platform $want" "$T/probe.out"
+    fi
+    if grep -qx 'caps=2' "$T/probe.out"; then
+        ok "hb_hip.so says by a capability bit that its kernels see raw pointers"
+    else
+        bad "hb_hip.so says by a capability bit that its kernels see raw pointers" "$T/probe.out"
     fi
     if ! grep -qx 'devices=0' "$T/probe.out"; then
         skip "hip open() without a device" "this machine has a HIP device"

@@ -460,6 +460,7 @@ static int cu_kernel_info(hb_ctx *ctx, hb_kern *kern, struct hb_kernel_info *out
 
 static const struct hb_backend cu_backend = {
     .abi = HB_BACKEND_ABI,
+    .caps = HB_CAP_RAW_POINTERS,
     .name = "cuda",
     .langs = "cuda",
     .list_devices = cu_list_devices,

@@ -467,6 +467,7 @@ static int hip_copy(hb_ctx *ctx, hb_buf *dst, size_t dst_off, hb_buf *src, size_
 
 static const struct hb_backend hip_backend = {
     .abi = HB_BACKEND_ABI,
+    .caps = HB_CAP_RAW_POINTERS,
     .name = "hip",
     .langs = "hip",
     .list_devices = hip_list_devices,

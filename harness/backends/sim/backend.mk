@@ -61,11 +61,11 @@ $(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
 
 $(SIM_UNROLL): $(SIM_DIR)/sim_unroll.c $(SIM_DIR)/sim_unroll_main.c $(SIM_DIR)/sim_unroll.h
 	@mkdir -p $(dir $@)
-	$(CC) $(HB_CFLAGS) $(filter %.c,$^) -o $@
+	$(CC) $(HB_CFLAGS) -Iharness/abi $(filter %.c,$^) -o $@
 
 $(SIM_VOLATILE): $(SIM_DIR)/sim_elf.c $(SIM_DIR)/sim_volatile_main.c $(SIM_HDRS) harness/abi/backend.h
 	@mkdir -p $(dir $@)
-	$(CC) $(HB_CFLAGS) -I$(SIM_DIR) $(filter %.c,$^) -o $@
+	$(CC) $(HB_CFLAGS) -Iharness/abi -I$(SIM_DIR) $(filter %.c,$^) -o $@
 
 # $(1) product folder, $(2) source folder, $(3) extension, $(4) runtime header, $(5) flags.
 # Preprocessed, unroll pragmas rewritten, compiled: the steps of a run-time build (sim_build.c).

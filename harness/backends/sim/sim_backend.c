@@ -386,6 +386,7 @@ static const char *sim_kernel_origin(hb_ctx *c, hb_kern *k)
 
 static const struct hb_backend sim_backend = {
     .abi = HB_BACKEND_ABI,
+    .caps = HB_CAP_IN_PROCESS,
     .name = "sim",
     .langs = "cuda hip",
     .list_devices = sim_list_devices,

@@ -36,7 +36,8 @@ static int vk_list_devices(struct hb_device_info *out, int max, char *err, size_
     return n < max ? n : max;
 }
 
-/* Says whether this process's device runs `width`, and how pipelines must ask for it. */
+/* Creates the logical device and its queue with the subgroup-size-control and full-subgroups
+ * features the device offers (the width itself is chosen per pipeline, vk_kernel.c). */
 static int vk_create_device(hb_ctx *ctx, const struct vk_devinfo *di)
 {
     float priority = 1.0f;

@@ -1,0 +1,52 @@
+# tests/integration/layers.sh: the core's layers (abi < lib < core < report < run < cmd)
+# only reach down. Every quoted include resolves in its own layer or one below it, and the
+# build itself refuses an upward include: a file compiled with the core layer's include
+# paths, as make compiles harness/core/*.c, cannot see the reports' header.
+# Sourced by integration.sh.
+
+echo "integration: the core's layers only reach down"
+if python3 - >"$T/layers" 2>&1 <<'PY'
+import os, re, sys
+order = ["abi", "lib", "core", "report", "run", "cmd"]
+where = {}
+for layer in order:
+    for f in os.listdir("harness/" + layer):
+        where[f] = layer
+where.update({f: "core" for f in os.listdir("reference")})
+bad = []
+for layer in order:
+    for f in sorted(os.listdir("harness/" + layer)):
+        for n, line in enumerate(open(f"harness/{layer}/{f}", encoding="utf-8"), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if m and m.group(1) in where and order.index(where[m.group(1)]) > order.index(layer):
+                bad.append(f"harness/{layer}/{f}:{n}: includes {m.group(1)} from {where[m.group(1)]}/")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+then ok "every include in harness/<layer>/ is of its own layer or one below"; else bad "an include reaches up a layer" "$T/layers"; fi
+
+# The include paths make gives each layer, read from the commands it would run.
+layer_flags() {
+    make --no-print-directory -s -n -W "harness/$1/$2" "$BUILD/obj/harness/$1/${2%.c}.o" BUILD="$BUILD" 2>/dev/null |
+        grep -- "-c harness/$1/$2" | grep -o -- '-I[^ ]*' | tr '\n' ' '
+}
+printf '#include "report.h"\nint main(void) { return 0; }\n' >"$T/upward.c"
+core_flags=$(layer_flags core op.c) report_flags=$(layer_flags report report.c)
+if [ -z "$core_flags" ] || [ -z "$report_flags" ]; then
+    bad "make names each layer's include paths" /dev/null
+else
+    # shellcheck disable=SC2086 # the flags are words
+    if cc $core_flags -fsyntax-only "$T/upward.c" >"$T/up.out" 2>&1; then
+        bad "a core file that includes report.h does not compile ($core_flags)" "$T/up.out"
+    elif grep -q 'report.h' "$T/up.out"; then
+        ok "a core file that includes report.h does not compile"
+    else
+        bad "a core file that includes report.h fails for the include" "$T/up.out"
+    fi
+    # shellcheck disable=SC2086
+    if cc $report_flags $(pkg-config --cflags openblas json-c 2>/dev/null) -fsyntax-only "$T/upward.c" >"$T/up.out" 2>&1; then
+        ok "the report layer itself sees report.h"
+    else
+        bad "the report layer itself sees report.h" "$T/up.out"
+    fi
+fi
