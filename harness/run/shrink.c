@@ -41,11 +41,21 @@ static double shrink_size(const struct hb_case *c)
 
 /* One catalogue line for c, named after the failing case so a kernel's `cases` glob still
  * accepts it. */
+/* The shrunk case's name: the original's with the sizes it still fails at. */
+static void shrink_name(const struct hb_case *c, const char *orig, char *buf, size_t len)
+{
+    if (op_is_gemm(c->op))
+        snprintf(buf, len, "%.60s_shrunk_%ldx%ldx%ld", orig, c->M, c->N, c->K);
+    else
+        snprintf(buf, len, "%.60s_shrunk_%ld", orig, c->n);
+}
+
 static void shrink_line(const struct shrink_goal *sg, const struct hb_case *c, const char *orig, char *buf, size_t len)
 {
-    int n = op_is_gemm(c->op) ? snprintf(buf, len, "%s %.60s_shrunk_%ldx%ldx%ld M=%ld N=%ld K=%ld", op_name(c->op),
-                                         orig, c->M, c->N, c->K, c->M, c->N, c->K)
-                              : snprintf(buf, len, "%s %.60s_shrunk_%ld n=%ld", op_name(c->op), orig, c->n, c->n);
+    char name[128];
+    shrink_name(c, orig, name, sizeof name);
+    int n = op_is_gemm(c->op) ? snprintf(buf, len, "%s %s M=%ld N=%ld K=%ld", op_name(c->op), name, c->M, c->N, c->K)
+                              : snprintf(buf, len, "%s %s n=%ld", op_name(c->op), name, c->n);
     if (c->op == OP_SGEMM_STRIDED)
         n += snprintf(buf + n, len - (size_t)n, " lda=%ld ldb=%ld ldc=%ld", c->K + sg->pad[0], c->N + sg->pad[1],
                       c->N + sg->pad[2]);
@@ -143,7 +153,7 @@ static int shrink_round(struct run_ctx *cx, const struct group *g, struct shrink
 }
 
 /* The command that reruns the shrunk case: its catalogue line written to a file, then the run
- * of exactly that group. */
+ * of exactly that result. */
 static void shrink_print(const struct run_ctx *cx, const struct group *g, const struct shrink_goal *sg,
                          const struct rep_result *r)
 {
@@ -162,22 +172,17 @@ static void shrink_print(const struct run_ctx *cx, const struct group *g, const 
     else
         printf("still fails at n=%ld", b->n);
     printf(" (%d rounds, %d trial cases)\n", sg->rounds, sg->trials);
-    printf("  reproduce: printf '%%s\\n' '%s' > shrunk.cases && harness run --backend %s --device %d --width %d "
-           "--kernel %s/%s --cases shrunk.cases",
-           line, g->p->name, g->device, g->width.width, r->lang, r->kernel);
-    /* A kernel from --manifest: that manifest alone, so a shipped kernel of the same name
-     * cannot stand in for it. */
-    for (int i = 0; g->k && i < cx->o->n_manifests; i++)
-        if (!strcmp(cx->o->manifests[i], g->k->file)) {
-            char *abs = realpath(g->k->file, NULL);
-            printf(" --manifest %s --only-manifest", abs ? abs : g->k->file);
-            free(abs);
-        }
-    if (cx->o->schedule)
-        printf(" --schedule %s", cx->o->schedule);
-    if (cx->o->known_bugs)
-        printf(" --known-bugs %s", cx->o->known_bugs);
-    printf("\n");
+    /* The run's own reproducer (quoting, manifests, guard bands, schedule), over a catalogue
+     * of the one shrunk line. */
+    struct run_header *h = xcalloc(1, sizeof *h);
+    *h = cx->sink.hdr;
+    snprintf(h->cases, sizeof h->cases, "shrunk.cases");
+    struct rep_result shrunk = *r;
+    shrink_name(b, r->case_name, shrunk.case_name, sizeof shrunk.case_name);
+    char *cmd = rep_reproducer_text(&shrunk, h);
+    printf("  reproduce: printf '%%s\\n' '%s' > shrunk.cases && %s\n", line, cmd);
+    free(cmd);
+    free(h);
 }
 
 /* The group r came from, rebuilt from this run's probes and kernels; 0, or -1 when it cannot

@@ -90,12 +90,21 @@ PY
     expect_exit 0 "--rerun-failed of a green run has nothing to do" -- "$H" run --rerun-failed "$T/green.jsonl"
 
     expect_exit 1 "--shrink" -- "$H" run --backend sim --width 32 --manifest "$SH" --only-manifest \
-        --case edge_127x128x129 --shrink
+        --case edge_127x128x129 --guard-kib 8 --shrink
     if grep -q "^shrink: sim:0:w32:cuda/tile_edge:edge_127x128x129 FAIL wrong: still fails at M=17 N=1 K=1" "$T/out"
     then ok "--shrink finds the smallest failing size (127x128x129 to 17x1x1)"
     else bad "--shrink finds the smallest failing size" "$T/out"; fi
-    repro=$(sed -n 's/^  reproduce: //p' "$T/out" | sed "s|harness run|$PWD/$H run|")
-    (cd "$T" && eval "$repro --json $T/shrunk.jsonl") >"$T/out2" 2>&1
+    # The run's own reproducer: the binary as it was called, paths as given, so it runs from
+    # the folder the run ran in (where it writes shrunk.cases).
+    repro=$(sed -n 's/^  reproduce: //p' "$T/out")
+    case $repro in
+        *"&& $H run --backend sim "*"--only-manifest "*"--guard-kib 8") ok "the shrink reproducer is the run's own: the binary called, its manifest, its guard bands" ;;
+        *) bad "the shrink reproducer is the run's own: the binary called, its manifest, its guard bands" "$T/out" ;;
+    esac
+    [ -e shrunk.cases ] && mv shrunk.cases "$T/shrunk.cases.before"
+    eval "$repro --json $T/shrunk.jsonl" >"$T/out2" 2>&1
+    rm -f shrunk.cases
+    [ -e "$T/shrunk.cases.before" ] && mv "$T/shrunk.cases.before" shrunk.cases
     json_check "the shrunk reproducer fails the same way" "$T/shrunk.jsonl" \
         "[(r['M'], r['N'], r['K'], r['verdict'], r['classes']) for r in recs] == [(17, 1, 1, 'FAIL', 'wrong')]"
     expect_exit 0 "--shrink a canary" -- "$H" run --backend sim --width 32 --kernel cuda/fault_unwritten \
