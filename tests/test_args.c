@@ -204,6 +204,44 @@ START_TEST(case_alpha_beta_and_the_ops_defaults)
 }
 END_TEST
 
+/* What bench and the testbed pass (kern_bind): the declared order, integers and floats taken
+ * from the layout's slots; the op's ABI for the vendor library. */
+START_TEST(bound_arguments_follow_the_declared_order)
+{
+    struct kern_set set = {0};
+    struct hb_err err = {{0}};
+    ck_assert_msg(parse("sgemm", "args = beta K A lda B C alpha N M\n", &set, &err) == 0, "%s", err.msg);
+    struct op_layout lay = {.n_bufs = 3,
+                            .bytes = {4, 8, 12},
+                            .n_ints = 6,
+                            .ints = {10, 20, 30, 40, 50, 60},
+                            .n_floats = 2,
+                            .floats = {1.5f, 2.5f}};
+    struct hb_args a;
+    kern_bind(&set.k[0], OP_SGEMM, &lay, &a);
+    ck_assert_int_eq(a.n_bufs, 3);
+    ck_assert_uint_eq(a.bytes[2], 12);
+    ck_assert_int_eq(a.n_params, 9);
+    ck_assert_int_eq(a.n_ints, 4);
+    ck_assert_int_eq(a.ints[0], 30); /* K */
+    ck_assert_int_eq(a.ints[1], 40); /* lda */
+    ck_assert_int_eq(a.ints[2], 20); /* N */
+    ck_assert_int_eq(a.ints[3], 10); /* M */
+    ck_assert_int_eq(a.n_floats, 2);
+    ck_assert(a.floats[0] == 2.5f && a.floats[1] == 1.5f); /* beta, then alpha */
+    ck_assert_uint_eq(a.params[0].kind, HB_PARAM_F32);
+    ck_assert_uint_eq(a.params[0].index, 0);
+    ck_assert_uint_eq(a.params[2].kind, HB_PARAM_BUF);
+    ck_assert_uint_eq(a.params[2].index, 0); /* A */
+    ck_assert_uint_eq(a.params[6].index, 1); /* alpha: the second float */
+    kern_bind(NULL, OP_SGEMM, &lay, &a);     /* cuBLAS: A B C M N K */
+    ck_assert_int_eq(a.n_params, 6);
+    ck_assert_int_eq(a.n_ints, 3);
+    ck_assert(a.ints[0] == 10 && a.ints[1] == 20 && a.ints[2] == 30);
+    kern_set_free(&set);
+}
+END_TEST
+
 Suite *args_suite(void)
 {
     Suite *s = suite_create("args");
@@ -215,6 +253,7 @@ Suite *args_suite(void)
     tcase_add_test(m, bad_args_are_refused_with_the_reason);
     tcase_add_test(m, args_may_omit_sizes_the_grid_carries);
     tcase_add_test(m, layout_shared_bytes_and_deterministic);
+    tcase_add_test(m, bound_arguments_follow_the_declared_order);
     suite_add_tcase(s, m);
     TCase *c = tcase_create("cases");
     tcase_add_test(c, case_alpha_beta_and_the_ops_defaults);

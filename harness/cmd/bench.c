@@ -90,14 +90,23 @@ static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
     size_t elems[3] = {(size_t)n * (sgemm ? (size_t)n : 1), sgemm ? (size_t)n * n : 0, sgemm ? (size_t)n * n : 0};
     if (!sgemm)
         elems[1] = job->what == BENCH_COPY ? elems[0] : (size_t)((n + k->chunk - 1) / k->chunk);
+    /* The op's layout of the case (row-major, so every leading dimension is n; alpha 1, beta
+     * 0), bound as the testbed binds it: a kernel's declared `args` are honoured. */
+    struct op_layout lay;
+    memset(&lay, 0, sizeof lay);
+    lay.n_bufs = sgemm ? 3 : 2;
+    for (int b = 0; b < lay.n_bufs; b++)
+        lay.bytes[b] = elems[b] * sizeof(float);
+    lay.n_ints = sgemm ? 6 : 1;
+    for (int i = 0; i < lay.n_ints; i++)
+        lay.ints[i] = (int32_t)n;
+    lay.n_floats = sgemm ? 2 : 0;
+    lay.floats[0] = 1.0f;
     struct hb_args args;
-    memset(&args, 0, sizeof args);
-    args.n_bufs = sgemm ? 3 : 2;
-    args.n_ints = sgemm ? 3 : 1;
-    args.ints[0] = args.ints[1] = args.ints[2] = (int32_t)n;
+    kern_bind(job->what == BENCH_KERNEL ? k : NULL, c.op, &lay, &args);
     int failed = 0;
     for (int b = 0; b < args.n_bufs && !failed; b++) {
-        size_t bytes = elems[b] * sizeof(float);
+        size_t bytes = lay.bytes[b];
         failed = be->alloc(ctx, bytes, &args.bufs[b]) != HB_OK;
         if (!failed && b < args.n_bufs - 1) {
             float *host = xcalloc(elems[b], sizeof(float));

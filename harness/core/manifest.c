@@ -153,6 +153,26 @@ int kern_args(const struct kern_desc *k, enum hb_op op, struct kern_arg out[HB_M
     return n;
 }
 
+void kern_bind(const struct kern_desc *k, enum hb_op op, const struct op_layout *l, struct hb_args *a)
+{
+    const struct op_desc *d = op_get(op);
+    struct kern_arg sig[HB_MAX_PARAMS];
+    int n = kern_args(k, op, sig);
+    memset(a, 0, sizeof *a);
+    a->n_bufs = l->n_bufs;
+    for (int i = 0; i < l->n_bufs; i++)
+        a->bytes[i] = l->bytes[i];
+    for (int i = 0; i < n; i++) {
+        const struct op_param *p = &d->params[sig[i].param];
+        int at = p->slot;
+        if (p->kind == HB_PARAM_I32)
+            at = a->n_ints, a->ints[a->n_ints++] = l->ints[p->slot];
+        else if (p->kind == HB_PARAM_F32)
+            at = a->n_floats, a->floats[a->n_floats++] = l->floats[p->slot];
+        a->params[a->n_params++] = (struct hb_param){sig[i].kind, (unsigned char)at};
+    }
+}
+
 int kern_takes(const struct kern_desc *k, const char *name)
 {
     if (!k)

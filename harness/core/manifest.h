@@ -77,6 +77,11 @@ int kern_runs_case(const struct kern_desc *k, const struct hb_case *c);
 /* The kernel's signature: its declared `args`, else the op's ABI (k NULL: the vendor library's,
  * which is the op's ABI too). Returns the count. */
 int kern_args(const struct kern_desc *k, enum hb_op op, struct kern_arg out[HB_MAX_PARAMS]);
+/* The launch arguments of k (NULL: the vendor library) on layout l: every buffer in the op's
+ * order, and the parameters k declares (else the op's ABI) in its order, integers and floats
+ * taken from the layout's slots. Buffer offsets are the caller's (guard bands). What the
+ * testbed and bench both pass, so no caller fills hb_args by hand. */
+void kern_bind(const struct kern_desc *k, enum hb_op op, const struct op_layout *l, struct hb_args *a);
 /* Whether kernel k (NULL: the vendor library) takes the vocabulary word `name` ("beta"). */
 int kern_takes(const struct kern_desc *k, const char *name);
 /* What a backend's load() needs of k; build_dir is the build folder (path_exe_dir()). */

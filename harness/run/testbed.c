@@ -129,27 +129,12 @@ void tb_pool_release(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool *p
     memset(pool->buf, 0, sizeof pool->buf);
 }
 
-/* The launch arguments: every buffer in the op's order, and the parameters the kernel declares
- * (else the op's ABI: buffers, then integers) in its order, integers and floats among them
- * taken from the layout's slots. */
+/* The launch arguments (kern_bind), each buffer after its guard band. */
 static void tb_bind(struct testbed *t)
 {
-    struct hb_args *a = &t->args;
-    struct kern_arg sig[HB_MAX_PARAMS];
-    int n = kern_args(t->k, t->d->c->op, sig);
-    memset(a, 0, sizeof *a);
-    a->n_bufs = t->lay.n_bufs;
+    kern_bind(t->k, t->d->c->op, &t->lay, &t->args);
     for (int i = 0; i < t->lay.n_bufs; i++)
-        a->offsets[i] = grd_band(), a->bytes[i] = t->lay.bytes[i];
-    for (int i = 0; i < n; i++) {
-        const struct op_param *p = &t->op->params[sig[i].param];
-        int at = p->slot;
-        if (p->kind == HB_PARAM_I32)
-            at = a->n_ints, a->ints[a->n_ints++] = t->lay.ints[p->slot];
-        else if (p->kind == HB_PARAM_F32)
-            at = a->n_floats, a->floats[a->n_floats++] = t->lay.floats[p->slot];
-        a->params[a->n_params++] = (struct hb_param){sig[i].kind, (unsigned char)at};
-    }
+        t->args.offsets[i] = grd_band();
 }
 
 /* The transfers of one step, made in one go where the backend takes several at once. */
