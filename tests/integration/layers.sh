@@ -50,3 +50,27 @@ else
         bad "the report layer itself sees report.h" "$T/up.out"
     fi
 fi
+
+# The house limits: no C file of ours over 500 lines, no function over 80 (a function is what
+# stands between a `{` and a `}` at the start of a line, as clang-format lays them out).
+if python3 - >"$T/limits" 2>&1 <<'PY'
+import pathlib, sys
+bad = []
+files = [p for d in ("harness", "reference", "tests") for p in pathlib.Path(d).rglob("*")
+         if p.suffix in (".c", ".h", ".cc") and "nv-include" not in p.parts and "data" not in p.parts]
+for p in files:
+    lines = p.read_text(encoding="utf-8", errors="replace").splitlines()
+    if len(lines) > 500:
+        bad.append(f"{p}: {len(lines)} lines")
+    start = None
+    for n, line in enumerate(lines, 1):
+        if line == "{":
+            start = n
+        elif line.startswith("}") and start is not None:
+            if n - start - 1 > 80:
+                bad.append(f"{p}:{start}: a function of {n - start - 1} lines")
+            start = None
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+then ok "no C file over 500 lines, no function over 80"; else bad "a C file over 500 lines or a function over 80" "$T/limits"; fi
