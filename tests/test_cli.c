@@ -65,6 +65,12 @@ START_TEST(usage_errors_name_the_option)
     ck_assert_int_eq(t_parse(&o, &err, (const char *[]){"--frobnicate", NULL}), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "--frobnicate: unknown option"));
     run_opts_free(&o);
+    ck_assert_int_eq(t_parse(&o, &err, (const char *[]){"--kernal", "x", NULL}), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "--kernal: unknown option; did you mean --kernel?"));
+    run_opts_free(&o);
+    ck_assert_int_eq(t_parse(&o, &err, (const char *[]){"--re", "x", NULL}), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "--re: ambiguous: it begins --rerun-failed, --record, --repeats"));
+    run_opts_free(&o);
     ck_assert_int_eq(t_parse(&o, &err, (const char *[]){"--timeout", NULL}), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "--timeout: needs a value"));
     run_opts_free(&o);

@@ -62,6 +62,39 @@ void cli_help(FILE *out, const char *usage, const struct cli_opt *opts)
     fputs("  -h, --help                   this text\n", out);
 }
 
+/* What is wrong with `bad` (as typed): a value missing, a prefix that fits several long
+ * options (named), or no option at all (the closest name, when a typo explains it). */
+static void cli_bad_option(const char *bad, int missing_value, const struct cli_opt *opts, const char *cmd,
+                           struct hb_err *err)
+{
+    if (missing_value) {
+        err_set(err, "%s: needs a value (see harness %s --help)", bad, cmd);
+        return;
+    }
+    const char *names[CLI_MAX_OPTS + 1];
+    int n = 0;
+    for (const struct cli_opt *o = opts; o->name && n < CLI_MAX_OPTS; o++)
+        names[n++] = o->name;
+    names[n++] = "help";
+    char typed[128] = "";
+    if (!strncmp(bad, "--", 2))
+        snprintf(typed, sizeof typed, "%.*s", (int)strcspn(bad + 2, "="), bad + 2);
+    char fits[512] = "";
+    int n_fits = 0;
+    for (int i = 0; typed[0] && i < n; i++)
+        if (!strncmp(names[i], typed, strlen(typed))) {
+            size_t at = strlen(fits);
+            snprintf(fits + at, sizeof fits - at, "%s--%s", n_fits++ ? ", " : "", names[i]);
+        }
+    const char *near = typed[0] ? str_closest(typed, names, n) : NULL;
+    if (n_fits > 1)
+        err_set(err, "--%s: ambiguous: it begins %s (see harness %s --help)", typed, fits, cmd);
+    else if (near)
+        err_set(err, "%s: unknown option; did you mean --%s? (see harness %s --help)", bad, near, cmd);
+    else
+        err_set(err, "%s: unknown option (see harness %s --help)", bad, cmd);
+}
+
 int cli_parse(int argc, char **argv, const char *usage, const struct cli_opt *opts, void *dest, int *first,
               struct hb_err *err)
 {
@@ -88,8 +121,7 @@ int cli_parse(int argc, char **argv, const char *usage, const struct cli_opt *op
             return 1;
         }
         if (c == '?' || c == ':') {
-            const char *bad = argv[optind - 1];
-            err_set(err, "%s: %s (see harness %s --help)", bad, c == ':' ? "needs a value" : "unknown option", argv[0]);
+            cli_bad_option(argv[optind - 1], c == ':', opts, argv[0], err);
             return -1;
         }
         const struct cli_opt *o = NULL;

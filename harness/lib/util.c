@@ -170,6 +170,45 @@ int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
+int str_distance(const char *a, const char *b, int cap)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return cap + 1;
+    int row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0], best = row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j], sub = diag + (a[i - 1] != b[j - 1]);
+            int del = up + 1, ins = row[j - 1] + 1;
+            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            diag = up;
+            if (row[j] < best)
+                best = row[j];
+        }
+        if (best > cap)
+            return cap + 1;
+    }
+    return row[lb] > cap ? cap + 1 : row[lb];
+}
+
+const char *str_closest(const char *s, const char *const *names, int n)
+{
+    int cap = (int)strlen(s) / 3;
+    cap = cap < 1 ? 1 : cap > 3 ? 3 : cap;
+    const char *best = NULL;
+    for (int i = 0; i < n; i++) {
+        int d = str_distance(s, names[i], cap);
+        if (d <= cap)
+            best = names[i], cap = d - 1;
+        if (cap < 0)
+            break;
+    }
+    return best;
+}
+
 char *str_trim(char *s)
 {
     while (isspace((unsigned char)*s))

@@ -40,5 +40,11 @@ uint64_t hb_fnv1a(const void *p, size_t n);
 
 /* Trims leading and trailing white space in place and returns the start. */
 char *str_trim(char *s);
+/* Levenshtein distance of a and b (byte edits), for "did you mean" hints; counts past `cap`
+ * are reported as cap + 1, and strings longer than 63 bytes as cap + 1. */
+int str_distance(const char *a, const char *b, int cap);
+/* The one of names[0..n) closest to s within the distance a typo makes (a third of s's
+ * length, at least 1, at most 3), or NULL. */
+const char *str_closest(const char *s, const char *const *names, int n);
 
 #endif
