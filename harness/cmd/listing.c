@@ -92,6 +92,8 @@ int run_list_ids(const struct run_opts *o, struct hb_err *err)
     int no_device, n_probes = 0, listed = 0, code = plan_load(&cx, err) ? EXIT_USAGE : -1;
     if (code < 0 && (n_probes = plan_probe(o, probes, err, &no_device)) < 0)
         code = no_device ? EXIT_NO_DEVICE : EXIT_USAGE;
+    if (code < 0 && plan_check_selection(&cx, probes, n_probes, err))
+        code = EXIT_USAGE; /* as the run says it */
     if (code < 0) {
         plan_select_cases(&cx, NULL, probes, n_probes);
         struct group *groups;

@@ -234,8 +234,10 @@ static const struct cli_opt run_table[] = {
      "usable device exits 3)"},
     {"tier", 't', "T", set_tier, "quick (default), standard or nightly: cases/T.cases"},
     {"cases", 0, "FILE", set_cases, "a case catalogue instead of the tier's"},
-    {"kernel", 'k', "GLOB[,GLOB]", set_kernel, "kernels by name or lang/name, e.g. 'reduce_*' or 'hip/*' (repeatable)"},
-    {"case", 'c', "GLOB[,GLOB]", set_case, "cases by name (repeatable)"},
+    {"kernel", 'k', "GLOB[,GLOB]", set_kernel,
+     "kernels by name or lang/name, e.g. 'reduce_*' or 'hip/*'; '-GLOB' leaves those out (repeatable); one that "
+     "matches no kernel is an error"},
+    {"case", 'c', "GLOB[,GLOB]", set_case, "cases by name; '-GLOB' leaves those out (repeatable)"},
     {"id", 0, "ID", set_id,
      "only this result: BACKEND:DEVICE:wWIDTH:LANG/KERNEL:CASE as --list prints it, a glob in any field, "
      "trailing fields optional (repeatable)"},

@@ -3,7 +3,6 @@
  * they fit host and devices, makes their references once (on several threads, before any
  * worker is forked, so all share them copy-on-write) and lists the groups with their estimated
  * work. Runs nothing on a device. */
-#include <fnmatch.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,69 +15,6 @@
 #include "ref.h"
 #include "runner.h"
 #include "trace.h"
-
-int plan_lang_listed(const char *langs, const char *lang)
-{
-    size_t n = strlen(lang);
-    for (const char *p = langs; (p = strstr(p, lang)); p += n)
-        if ((p == langs || p[-1] == ' ') && (p[n] == 0 || p[n] == ' '))
-            return 1;
-    return 0;
-}
-
-int plan_race_detector(const struct run_opts *o) { return o->sanitize && !strcmp(o->sanitize, "racecheck"); }
-
-/* sel_match on what is known so far; the rest of the key matches anything. */
-static int plan_asked(const struct run_opts *o, const char *backend, int width, const char *lang, const char *kernel,
-                      const char *case_name)
-{
-    struct sel_key key = {backend, -1, NULL, width, lang, kernel, case_name};
-    return sel_match(&o->ids, &key);
-}
-
-int plan_width_selected(const struct run_opts *o, int w)
-{
-    if (!plan_asked(o, NULL, w, NULL, NULL, NULL))
-        return 0;
-    if (!o->n_widths)
-        return 1;
-    for (int i = 0; i < o->n_widths; i++)
-        if (o->widths[i] == w)
-            return 1;
-    return 0;
-}
-
-int plan_kernel_selected(const struct run_opts *o, const char *lang, const char *name)
-{
-    if (!plan_asked(o, NULL, -1, lang, name, NULL))
-        return 0;
-    if (!o->n_kernel_globs)
-        return 1;
-    char full[128];
-    snprintf(full, sizeof full, "%s/%s", lang, name);
-    for (int i = 0; i < o->n_kernel_globs; i++)
-        if (!fnmatch(o->kernel_globs[i], name, 0) || !fnmatch(o->kernel_globs[i], full, 0))
-            return 1;
-    return 0;
-}
-
-int plan_case_selected(const struct run_opts *o, const char *name)
-{
-    for (int i = 0; i < o->n_case_globs; i++)
-        if (!fnmatch(o->case_globs[i], name, 0))
-            return 1;
-    return !o->n_case_globs;
-}
-
-int plan_backend_selected(const struct run_opts *o, const char *name)
-{
-    if (!plan_asked(o, name, -1, NULL, NULL, NULL))
-        return 0;
-    for (int i = 0; i < o->n_backends; i++)
-        if (!strcmp(o->backends[i], name))
-            return 1;
-    return !o->n_backends;
-}
 
 /* The tier's catalogue, or --cases. */
 static char *plan_cases_path(const struct run_opts *o, struct hb_err *err)
@@ -211,16 +147,6 @@ int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *er
     return plan_check_device(o, probes, count, err) ? -1 : count;
 }
 
-/* Whether the vendor library of some probed backend is selected for case `name`. */
-static int plan_vendor_asked(const struct run_opts *o, const struct probe *probes, int n_probes, const char *name)
-{
-    for (int b = 0; b < n_probes; b++)
-        if (probes[b].vendor[0] && plan_kernel_selected(o, "vendor", probes[b].vendor) &&
-            plan_asked(o, NULL, -1, "vendor", probes[b].vendor, name))
-            return 1;
-    return 0;
-}
-
 int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const struct probe *probes, int n_probes)
 {
     const struct run_opts *o = cx->o;
@@ -234,10 +160,10 @@ int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const st
         for (int k = 0; k < cx->kernels.n; k++) {
             const struct kern_desc *kd = &cx->kernels.k[k];
             d->used |= kern_runs_case(kd, d->c) && plan_kernel_selected(o, kd->lang, kd->name) &&
-                       plan_asked(o, NULL, -1, kd->lang, kd->name, d->c->name);
+                       plan_id_selected(o, NULL, -1, kd->lang, kd->name, d->c->name);
         }
         /* The vendor library's name comes with the probe (--kernel vendor/cublas selects it). */
-        d->used |= d->c->op == OP_SGEMM && plan_vendor_asked(o, probes, n_probes, d->c->name);
+        d->used |= d->c->op == OP_SGEMM && plan_vendor_selected(o, probes, n_probes, d->c->name);
         /* Shards take every n-th case of the catalogue: deterministic, and each shard
          * gets its share of every size and distribution. */
         if (d->used && o->shards && shard_ordinal++ % o->shards != o->shard)

@@ -175,37 +175,6 @@ static void print_timing(struct run_ctx *cx, const struct probe *probes, int n_p
                    (unsigned long long)cx->threads_by_backend[i], cx->kernel_ms_by_backend[i] / 1e3);
 }
 
-/* A --device or --width that no probed device has is a mistake on the command line (exit 2
- * with what there is), not a run in which nothing happened to match. */
-static int run_check_selection(const struct run_opts *o, const struct probe *probes, int n, struct hb_err *err)
-{
-    char have[512] = "";
-    int any = 0, device_found = o->device < 0;
-    for (int b = 0; b < n; b++) {
-        any |= probes[b].count > 0;
-        device_found |= probes[b].count > o->device;
-        snprintf(have + strlen(have), sizeof have - strlen(have), "%s%.15s: %d device(s)", b ? "; " : "",
-                 probes[b].name, probes[b].count > 0 ? probes[b].count : 0);
-    }
-    if (any && !device_found)
-        return err_set(err, "--device %d: no selected backend has that device (%s)", o->device, have), -1;
-    for (int i = 0; any && i < o->n_widths; i++) {
-        int found = 0;
-        have[0] = 0;
-        for (int b = 0; b < n; b++)
-            for (int d = 0; d < probes[b].count; d++)
-                for (int w = 0; (o->device < 0 || o->device == d) && w < probes[b].dev[d].n_widths; w++) {
-                    found |= probes[b].dev[d].widths[w].width == o->widths[i];
-                    snprintf(have + strlen(have), sizeof have - strlen(have), " %.15s:%d", probes[b].name,
-                             probes[b].dev[d].widths[w].width);
-                }
-        if (!found)
-            return err_set(err, "--width %d: no selected device runs that width (there are:%s)", o->widths[i], have),
-                   -1;
-    }
-    return 0;
-}
-
 /* What run_start hands the run: the groups, their scheduler (its first workers may be
  * opening their devices already) and the time the references took. */
 struct run_plan {
@@ -261,7 +230,7 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, st
     trace_span(TRACE_MAIN_TRACK, "harness", "probe", "a child lists each backend's devices", t_probe, now_ms());
     if (*n_probes < 0)
         return no_device ? EXIT_NO_DEVICE : EXIT_USAGE;
-    if (run_check_selection(o, probes, *n_probes, err))
+    if (plan_check_selection(cx, probes, *n_probes, err))
         return EXIT_USAGE;
     double t_ref = now_ms();
     /* Not under a sanitizer: each of its groups has a process of its own, started late. Twice

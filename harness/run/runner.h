@@ -135,7 +135,14 @@ double plan_case_cost(const struct hb_case *c);
  * count). */
 int plan_reuses_workers(const struct run_opts *o, const struct group *g);
 int plan_split_groups(const struct run_ctx *cx, struct group **groups, int n_groups);
-/* plan.c: the selection filters. */
+/* filters.c: what the options select ('-GLOB' items deselect), and whether every filter
+ * can select something here: -1 with the filter and the closest names (exit 2). */
+int plan_check_selection(const struct run_ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err);
+/* --id (sel_match) on what is known so far; the rest of the id matches anything. */
+int plan_id_selected(const struct run_opts *o, const char *backend, int width, const char *lang, const char *kernel,
+                     const char *case_name);
+/* Whether the vendor library of some probed backend is selected for the case. */
+int plan_vendor_selected(const struct run_opts *o, const struct probe *probes, int n_probes, const char *case_name);
 int plan_lang_listed(const char *langs, const char *lang);
 int plan_kernel_selected(const struct run_opts *o, const char *lang, const char *name);
 int plan_case_selected(const struct run_opts *o, const char *name);

@@ -212,7 +212,8 @@ if [ -n "$(device_count sim)" ]; then
     echo "integration: nothing passes by not running; empty grids are not launched"
     expect_exit 4 "a run in which every kernel skipped exits 4" -- "$H" run --backend sim --width 32 --kernel cuda/fault_warpsync --quiet
     expect_exit 0 "--allow-empty accepts it" -- "$H" run --backend sim --width 32 --kernel cuda/fault_warpsync --quiet --allow-empty
-    expect_exit 4 "a run that matched nothing exits 4" -- "$H" run --backend sim --width 32 --case no_such_case --quiet
+    expect_exit 4 "a run whose filters together select nothing exits 4" -- "$H" run --backend sim --width 32 \
+        --kernel glsl/sgemm_naive --quiet
     "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case 'm0_*,n0_*' --json "$T/empty.jsonl" --quiet >"$T/out" 2>&1
     json_check "M = 0 and N = 0 are not launched, and pass with C untouched" "$T/empty.jsonl" \
         'len(recs) == 2 and all(r["verdict"] == "PASS" and r["threads"] == 0 and "not launched" in r["why"] for r in recs)'

@@ -1,0 +1,34 @@
+# tests/integration/selection.sh: selections and options point at the mistake. A filter that
+# matches nothing is bad usage (exit 2) naming the filter and the closest name, in the run and
+# in `run --list` alike; a '-GLOB' item deselects; a mistyped option gets the closest one.
+# Sourced by integration.sh.
+
+echo "integration: selections and options point at the mistake"
+expect_exit 2 "--kernel sgemm_naiv" -- "$H" run --backend sim --kernel sgemm_naiv --quiet
+if grep -q -- "--kernel sgemm_naiv: matches no kernel here (did you mean cuda/sgemm_naive?)" "$T/out"
+then ok "the filter that matched nothing is named, with the closest kernel"
+else bad "the filter that matched nothing is named, with the closest kernel" "$T/out"; fi
+expect_exit 2 "--case edge_1x2x4" -- "$H" run --backend sim --case edge_1x2x4 --quiet
+if grep -q -- "--case edge_1x2x4: matches no case here (did you mean edge_1x2x3?)" "$T/out"
+then ok "a case filter that matched nothing is named, with the closest case"
+else bad "a case filter that matched nothing is named, with the closest case" "$T/out"; fi
+expect_exit 2 "run --list --kernel sgemm_naiv" -- "$H" run --list --backend sim --kernel sgemm_naiv
+expect_exit 2 "--kernal" -- "$H" run --kernal x
+if grep -q -- "--kernal: unknown option; did you mean --kernel?" "$T/out"; then ok "a mistyped option gets the closest"
+else bad "a mistyped option gets the closest" "$T/out"; fi
+expect_exit 2 "--re (ambiguous)" -- "$H" run --re x
+if grep -q -- "--re: ambiguous: it begins --rerun-failed, --record, --repeats" "$T/out"; then ok "an ambiguous prefix is called ambiguous"
+else bad "an ambiguous prefix is called ambiguous" "$T/out"; fi
+if [ -n "$(device_count vulkan)" ]; then
+    expect_exit 2 "run --list at a width no device runs, as the run" -- "$H" run --list --backend vulkan --width 32
+    if grep -q -- "--width 32: no selected device runs that width" "$T/out"; then ok "run --list explains the width as the run does"
+    else bad "run --list explains the width as the run does" "$T/out"; fi
+fi
+if [ -n "$(device_count sim)" ]; then
+    "$H" run --list --backend sim --width 32 --case sum_1 --kernel 'cuda/reduce_*,-cuda/reduce_wave64' >"$T/neg" 2>&1
+    if [ "$(cut -d: -f4 "$T/neg" | sort -u | tr '\n' ' ')" = "cuda/reduce_generic cuda/reduce_warp32 " ]
+    then ok "a '-GLOB' item deselects from the list"; else bad "a '-GLOB' item deselects from the list" "$T/neg"; fi
+    "$H" run --list --backend sim --width 32 --case sum_1 --kernel '-cuda/*' >"$T/neg" 2>&1
+    if [ -s "$T/neg" ] && ! grep -q ':cuda/' "$T/neg"; then ok "a list of only '-GLOB' items selects the rest"
+    else bad "a list of only '-GLOB' items selects the rest" "$T/neg"; fi
+fi
