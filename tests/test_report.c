@@ -94,8 +94,8 @@ static int occurrences(const char *hay, const char *needle)
 static void expect_counts(const char *junit, int tests, int failures, int errors, int skipped)
 {
     char want[128];
-    snprintf(want, sizeof want, "tests=\"%08d\" failures=\"%08d\" errors=\"%08d\" skipped=\"%08d\"", tests, failures,
-             errors, skipped);
+    snprintf(want, sizeof want, "tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\"", tests, failures, errors,
+             skipped);
     char *text = t_slurp_path(junit);
     ck_assert_msg(strstr(text, want), "no '%s' in:\n%s", want, text);
     ck_assert_int_eq(occurrences(text, "<testcase "), tests);

@@ -1,28 +1,63 @@
-/* junit.c: see junit.h. Streaming works by rewriting in place: the root's and the open
- * suite's counts are fixed-width and rewritten after each test case, and the closing tags
- * are rewritten after the last one. Results of one (backend, device, width) arrive together
- * (run order; merge sorts them), so each suite is opened once. */
+/* junit.c: see junit.h. The document is kept in memory (finished suites, then the open one)
+ * and written whole to a temporary beside the file, renamed over it: a reader never sees a
+ * half-written file, counts need no fixed width, and a write costs the whole document, so a
+ * large one is written when its suite ends, once a second, and at the close. A path that is
+ * not a regular file (a pipe, /dev/stdout, "-") gets the document once, at the close. Results
+ * of one (backend, device, width) arrive together (run order; merge sorts them), so each
+ * suite is opened once. */
 #include "junit.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "text.h"
 
-#define COUNT_WIDTH 8
+/* Documents up to this size are rewritten after every result. */
+#define JUNIT_SMALL (64 * 1024)
+#define JUNIT_EVERY_MS 1000.0
+
+/* A growing text (open_memstream). */
+struct mem {
+    FILE *f;
+    char *buf;
+    size_t len;
+};
 
 struct junit {
-    FILE *f;
-    long tail;              /* where the closing tags start */
-    long root_at, suite_at; /* offsets of the fixed-width counts */
+    char *path, *tmp;      /* tmp NULL: not a regular file, written at the close */
+    FILE *stream;          /* that file, opened at junit_open */
+    struct mem done;       /* finished suites */
+    struct mem name, head; /* the open suite's name, and its attributes and properties */
+    struct mem cases;      /* its test cases */
+    char stamp[32];
     int root[V_COUNT], suite[V_COUNT];
-    double root_s, suite_s;
+    double root_s, suite_s, written_ms;
     int open;              /* a suite is open */
     struct rep_result key; /* identity of the open suite */
 };
+
+static void mem_open(struct mem *m)
+{
+    m->buf = NULL, m->len = 0;
+    m->f = open_memstream(&m->buf, &m->len);
+    if (!m->f) { /* as xcalloc: memory is gone */
+        fprintf(stderr, "harness: out of memory (a JUnit buffer)\n");
+        exit(2);
+    }
+}
+static void mem_close(struct mem *m)
+{
+    if (m->f)
+        fclose(m->f);
+    free(m->buf);
+    m->f = NULL, m->buf = NULL;
+}
+static void mem_reset(struct mem *m) { mem_close(m), mem_open(m); }
+static const char *mem_text(struct mem *m) { return fflush(m->f) || !m->buf ? "" : m->buf; }
 
 void junit_text(FILE *out, const char *s) { txt_markup(out, s, TXT_XML); }
 
@@ -34,52 +69,87 @@ static void now_text(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
-static void write_counts(FILE *f, long at, const int *c, double seconds)
+static void counts(FILE *f, const int *c, double seconds)
 {
     int total = 0;
     for (int v = 0; v < V_COUNT; v++)
         total += c[v];
-    fseek(f, at, SEEK_SET);
-    fprintf(f, "tests=\"%0*d\" failures=\"%0*d\" errors=\"%0*d\" skipped=\"%0*d\" time=\"%014.3f\"", COUNT_WIDTH, total,
-            COUNT_WIDTH, c[V_FAIL] + c[V_XPASS], COUNT_WIDTH, c[V_ERROR], COUNT_WIDTH, c[V_SKIP], seconds);
+    fprintf(f, "tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\"", total, c[V_FAIL] + c[V_XPASS],
+            c[V_ERROR], c[V_SKIP], seconds);
 }
 
-static const char *closing(const struct junit *j)
+/* The open suite, whole. */
+static void junit_suite(struct junit *j, FILE *f)
 {
-    return j->open ? "</testsuite>\n</testsuites>\n" : "</testsuites>\n";
+    fprintf(f, "<testsuite name=\"%s\" ", mem_text(&j->name));
+    counts(f, j->suite, j->suite_s);
+    fputs(mem_text(&j->head), f);
+    fputs(mem_text(&j->cases), f);
+    fputs("</testsuite>\n", f);
 }
 
-static int finish_write(struct junit *j)
+#define JUNIT_DECLARATION "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+
+/* The document, after its XML declaration (already written, or not, by the caller). */
+static void junit_document(struct junit *j, FILE *f)
 {
-    j->tail = ftell(j->f);
-    fputs(closing(j), j->f);
-    write_counts(j->f, j->root_at, j->root, j->root_s);
+    fputs("<testsuites name=\"harness\" ", f);
+    counts(f, j->root, j->root_s);
+    fprintf(f, " timestamp=\"%s\">\n", j->stamp);
+    fputs(mem_text(&j->done), f);
     if (j->open)
-        write_counts(j->f, j->suite_at, j->suite, j->suite_s);
-    fseek(j->f, 0, SEEK_END);
-    return fflush(j->f) || ferror(j->f) ? -1 : 0;
+        junit_suite(j, f);
+    fputs("</testsuites>\n", f);
+}
+
+/* The document to the temporary, renamed over the file. -1 with errno when it failed. */
+static int junit_write(struct junit *j)
+{
+    j->written_ms = now_ms();
+    FILE *f = fopen(j->tmp, "w");
+    if (!f)
+        return -1;
+    fputs(JUNIT_DECLARATION, f);
+    junit_document(j, f);
+    int bad = ferror(f);
+    if (fclose(f) || bad || rename(j->tmp, j->path)) {
+        int saved = errno ? errno : EIO;
+        unlink(j->tmp);
+        errno = saved;
+        return -1;
+    }
+    return 0;
 }
 
 struct junit *junit_open(const char *path, const struct run_header *h, struct hb_err *err)
 {
-    struct junit *j = xcalloc(1, sizeof *j);
-    if (!(j->f = fopen(path, "w+"))) {
-        err_set(err, "%s: cannot write: %s", path, strerror(errno));
-        free(j);
-        return NULL;
-    }
-    char stamp[32];
-    now_text(stamp, sizeof stamp);
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"harness\" ", j->f);
-    j->root_at = ftell(j->f);
-    write_counts(j->f, j->root_at, j->root, 0);
-    fprintf(j->f, " timestamp=\"%s\">\n", stamp);
     (void)h;
+    struct junit *j = xcalloc(1, sizeof *j);
+    struct stat st;
+    int regular = strcmp(path, "-") && (stat(path, &st) != 0 || S_ISREG(st.st_mode));
+    j->path = xstrdup(path);
+    if (regular) {
+        size_t n = strlen(path) + 16;
+        j->tmp = xcalloc(n, 1);
+        snprintf(j->tmp, n, "%s.tmp", path);
+    }
+    mem_open(&j->done), mem_open(&j->name), mem_open(&j->head), mem_open(&j->cases);
+    now_text(j->stamp, sizeof j->stamp);
     errno = 0;
-    if (finish_write(j)) {
+    /* A stream is opened now, so a path that cannot be written fails before the run; the
+     * XML declaration goes first, so /dev/full does too. */
+    if (!regular)
+        j->stream = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    int bad = regular               ? junit_write(j)
+              : !j->stream          ? 1
+              : j->stream == stdout ? 0 /* whole at the end, not inside the run's own lines */
+                                    : fputs(JUNIT_DECLARATION, j->stream) < 0 || fflush(j->stream);
+    if (bad) {
         err_set(err, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
-        fclose(j->f);
-        free(j);
+        if (j->stream && j->stream != stdout)
+            fclose(j->stream);
+        j->stream = NULL;
+        junit_close(j);
         return NULL;
     }
     return j;
@@ -92,20 +162,18 @@ static void property(FILE *f, const char *name, const char *value)
     fputs("\"/>\n", f);
 }
 
-/* The suite of r: its id, counts, time, timestamp, hostname, and what it ran on. */
+/* The suite of r: its id, timestamp, hostname, and what it ran on; its counts and time are
+ * written with it (junit_suite). */
 static void open_suite(struct junit *j, const struct rep_result *r, const struct run_header *h)
 {
-    FILE *f = j->f;
     char stamp[32], text[64];
     now_text(stamp, sizeof stamp);
-    fputs("<testsuite name=\"", f);
-    txt_printf(text, sizeof text, "%s:%d:w%d", r->backend, r->device_index, r->width);
-    junit_text(f, text);
-    fputs("\" ", f);
-    j->suite_at = ftell(f);
     memset(j->suite, 0, sizeof j->suite);
     j->suite_s = 0;
-    write_counts(f, j->suite_at, j->suite, 0);
+    mem_reset(&j->name), mem_reset(&j->head), mem_reset(&j->cases);
+    txt_printf(text, sizeof text, "%s:%d:w%d", r->backend, r->device_index, r->width);
+    junit_text(j->name.f, text);
+    FILE *f = j->head.f;
     fprintf(f, " timestamp=\"%s\" hostname=\"", stamp);
     junit_text(f, h->hostname);
     fputs("\">\n  <properties>\n", f);
@@ -185,26 +253,40 @@ static void testcase(FILE *f, const struct rep_result *r, const struct run_heade
 int junit_add(struct junit *j, const struct rep_result *r, const struct run_header *h)
 {
     errno = 0;
-    fseek(j->f, j->tail, SEEK_SET);
     int same = j->open && !strcmp(j->key.backend, r->backend) && j->key.device_index == r->device_index &&
                !strcmp(j->key.device, r->device) && j->key.width == r->width;
-    if (!same) {
-        if (j->open)
-            fputs("</testsuite>\n", j->f);
+    int ended = j->open && !same;
+    if (ended)
+        junit_suite(j, j->done.f);
+    if (!same)
         open_suite(j, r, h);
-    }
-    testcase(j->f, r, h);
+    testcase(j->cases.f, r, h);
     double s = r->child_ms > 0 ? r->child_ms / 1e3 : 0;
     j->root[r->verdict]++, j->suite[r->verdict]++;
     j->root_s += s, j->suite_s += s;
-    return finish_write(j);
+    if (!j->tmp)
+        return 0;
+    fflush(j->done.f), fflush(j->cases.f);
+    int small = j->done.len + j->cases.len < JUNIT_SMALL;
+    return small || ended || now_ms() - j->written_ms >= JUNIT_EVERY_MS ? junit_write(j) : 0;
 }
 
 int junit_close(struct junit *j)
 {
     errno = 0;
-    int rc = fflush(j->f) || ferror(j->f);
-    rc |= fclose(j->f) != 0;
-    free(j);
+    int rc = 0;
+    if (j->tmp)
+        rc = junit_write(j);
+    else if (j->stream) {
+        /* Elsewhere than stdout the declaration went out at the open. */
+        if (j->stream == stdout)
+            fputs(JUNIT_DECLARATION, j->stream);
+        junit_document(j, j->stream);
+        rc = fflush(j->stream) || ferror(j->stream);
+        if (j->stream != stdout)
+            rc |= fclose(j->stream) != 0;
+    }
+    mem_close(&j->done), mem_close(&j->name), mem_close(&j->head), mem_close(&j->cases);
+    free(j->path), free(j->tmp), free(j);
     return rc ? -1 : 0;
 }

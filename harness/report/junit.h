@@ -1,7 +1,8 @@
-/* junit.h: JUnit XML streamed as results arrive, shaped for CI reporters: a <testsuite> per
- * (backend, device, width) with <properties>, timestamps and hostname, test ids that hold the
- * device, failure messages with figures and the reproducer in the body. The file is valid
- * XML after every record, so an interrupted run keeps a readable report. */
+/* junit.h: JUnit XML as results arrive, shaped for CI reporters: a <testsuite> per (backend,
+ * device, width) with <properties>, timestamps and hostname, test ids that hold the device,
+ * failure messages with figures and the reproducer in the body. A regular file is always a
+ * whole document (written beside it and renamed into place), at most a second behind the run,
+ * so an interrupted run keeps a readable report; a pipe or "-" (stdout) gets it at the end. */
 #ifndef HB_JUNIT_H
 #define HB_JUNIT_H
 

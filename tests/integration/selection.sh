@@ -32,3 +32,17 @@ if [ -n "$(device_count sim)" ]; then
     if [ -s "$T/neg" ] && ! grep -q ':cuda/' "$T/neg"; then ok "a list of only '-GLOB' items selects the rest"
     else bad "a list of only '-GLOB' items selects the rest" "$T/neg"; fi
 fi
+
+echo "integration: JUnit on pipes and stdout, counts as numbers"
+if [ -n "$(device_count sim)" ]; then
+    "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case 'edge_1x2x3,edge_2x3x5' --quiet \
+        --junit >(cat >"$T/pipe.xml") >"$T/out" 2>&1
+    sleep 0.2
+    if xmllint --noout "$T/pipe.xml" 2>"$T/xml" && grep -q 'tests="2" failures="0"' "$T/pipe.xml"; then
+        ok "--junit to a pipe is one whole document with plain counts"
+    else bad "--junit to a pipe is one whole document with plain counts" "$T/pipe.xml"; fi
+    "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case edge_1x2x3 --quiet --junit - >"$T/stdout" 2>&1
+    if sed -n '/^<?xml/,/^<\/testsuites>/p' "$T/stdout" | xmllint --noout - 2>"$T/xml"; then ok "--junit - writes the document to stdout"
+    else bad "--junit - writes the document to stdout" "$T/stdout"; fi
+    [ -e ./- ] && bad "--junit - made a file named -" /dev/null
+fi
