@@ -227,3 +227,16 @@ uint64_t hb_fnv1a(const void *p, size_t n)
         h = (h ^ b[i]) * 1099511628211ull;
     return h;
 }
+
+FILE *out_open(const char *path)
+{
+    if (strcmp(path, "-"))
+        return fopen(path, "w");
+    static int report_fd = -1;
+    if (report_fd < 0) {
+        fflush(stdout);
+        if ((report_fd = dup(STDOUT_FILENO)) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+            return NULL;
+    }
+    return fdopen(dup(report_fd), "w");
+}

@@ -47,4 +47,9 @@ int str_distance(const char *a, const char *b, int cap);
  * length, at least 1, at most 3), or NULL. */
 const char *str_closest(const char *s, const char *const *names, int n);
 
+/* A report's output file: "-" is the process's standard output, taken for the report alone
+ * (what a person reads moves to standard error, so `--json - | jq` reads JSON only); any
+ * other path is created. NULL with errno when it cannot be. */
+FILE *out_open(const char *path);
+
 #endif

@@ -139,14 +139,11 @@ struct junit *junit_open(const char *path, const struct run_header *h, struct hb
     /* A stream is opened now, so a path that cannot be written fails before the run; the
      * XML declaration goes first, so /dev/full does too. */
     if (!regular)
-        j->stream = strcmp(path, "-") ? fopen(path, "w") : stdout;
-    int bad = regular               ? junit_write(j)
-              : !j->stream          ? 1
-              : j->stream == stdout ? 0 /* whole at the end, not inside the run's own lines */
-                                    : fputs(JUNIT_DECLARATION, j->stream) < 0 || fflush(j->stream);
+        j->stream = out_open(path);
+    int bad = regular ? junit_write(j) : !j->stream || fputs(JUNIT_DECLARATION, j->stream) < 0 || fflush(j->stream);
     if (bad) {
         err_set(err, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
-        if (j->stream && j->stream != stdout)
+        if (j->stream)
             fclose(j->stream);
         j->stream = NULL;
         junit_close(j);
@@ -278,13 +275,9 @@ int junit_close(struct junit *j)
     if (j->tmp)
         rc = junit_write(j);
     else if (j->stream) {
-        /* Elsewhere than stdout the declaration went out at the open. */
-        if (j->stream == stdout)
-            fputs(JUNIT_DECLARATION, j->stream);
-        junit_document(j, j->stream);
+        junit_document(j, j->stream); /* after the declaration, written at the open */
         rc = fflush(j->stream) || ferror(j->stream);
-        if (j->stream != stdout)
-            rc |= fclose(j->stream) != 0;
+        rc |= fclose(j->stream) != 0;
     }
     mem_close(&j->done), mem_close(&j->name), mem_close(&j->head), mem_close(&j->cases);
     free(j->path), free(j->tmp), free(j);

@@ -155,7 +155,7 @@ int rep_open(struct rep_sink *s, const char *json_path, const char *junit_path, 
     else
         rep_header_init(&s->hdr, 0, NULL);
     if (json_path) {
-        if (!(s->json = fopen(json_path, "w"))) {
+        if (!(s->json = out_open(json_path))) {
             err_set(err, "%s: cannot write: %s", json_path, strerror(errno));
             return -1;
         }

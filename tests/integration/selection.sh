@@ -41,8 +41,13 @@ if [ -n "$(device_count sim)" ]; then
     if xmllint --noout "$T/pipe.xml" 2>"$T/xml" && grep -q 'tests="2" failures="0"' "$T/pipe.xml"; then
         ok "--junit to a pipe is one whole document with plain counts"
     else bad "--junit to a pipe is one whole document with plain counts" "$T/pipe.xml"; fi
-    "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case edge_1x2x3 --quiet --junit - >"$T/stdout" 2>&1
-    if sed -n '/^<?xml/,/^<\/testsuites>/p' "$T/stdout" | xmllint --noout - 2>"$T/xml"; then ok "--junit - writes the document to stdout"
-    else bad "--junit - writes the document to stdout" "$T/stdout"; fi
+    "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case edge_1x2x3 --junit - >"$T/stdout" 2>"$T/stderr"
+    if xmllint --noout "$T/stdout" 2>"$T/xml" && grep -q "1 passed" "$T/stderr"; then
+        ok "--junit - writes the document alone to stdout, the run's lines to stderr"
+    else bad "--junit - writes the document alone to stdout, the run's lines to stderr" "$T/stdout"; fi
+    "$H" run --backend sim --width 32 --kernel cuda/sgemm_naive --case edge_1x2x3 --json - >"$T/stdout" 2>"$T/stderr"
+    if python3 -c "import json, sys; [json.loads(l) for l in open(sys.argv[1])]" "$T/stdout" 2>"$T/py"; then
+        ok "--json - writes JSON lines alone to stdout"
+    else bad "--json - writes JSON lines alone to stdout" "$T/stdout"; fi
     [ -e ./- ] && bad "--junit - made a file named -" /dev/null
 fi
