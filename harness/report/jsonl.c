@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "infile.h"
 #include "jsonl_table.h"
 #include "text.h"
 
@@ -436,11 +437,9 @@ int jsonl_read_run(const char *path, struct jsonl_run *run, struct hb_err *err)
 {
     memset(run, 0, sizeof *run);
     run->schema = 1;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        err_set(err, "%s: cannot read: %s", path, strerror(errno));
+    FILE *f = infile_open(path, err);
+    if (!f)
         return -1;
-    }
     int rc = read_lines(f, path, run, err);
     if (!rc && ferror(f)) {
         err_set(err, "%s: read error: %s", path, strerror(errno));
