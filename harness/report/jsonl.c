@@ -458,6 +458,15 @@ void jsonl_run_free(struct jsonl_run *run)
     run->n = 0;
 }
 
+const char *jsonl_run_incomplete(const struct jsonl_run *run)
+{
+    return !run->has_header && !run->n  ? "empty: no header and no results"
+           : !run->has_header           ? "no run header: not a --json file of this harness"
+           : !run->has_end              ? "no end record: the file was cut short (or its run killed)"
+           : run->end_results != run->n ? "its end record's count does not match its results"
+                                        : NULL;
+}
+
 int jsonl_read(const char *path, struct rep_result **out, int *n, struct hb_err *err)
 {
     struct jsonl_run *run = xcalloc(1, sizeof *run);

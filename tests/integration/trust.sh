@@ -30,7 +30,7 @@ expect_exit 2 "a NUL byte in a manifest is an error" -- "$H" run --backend sim -
 has "... named as a NUL byte at file:line, not a long line" "nul.manifest:5: holds a NUL byte"
 
 if [ -z "$(device_count sim)" ]; then
-    skip "the memory of the run's cases together" "sim backend not built"
+    skip "the memory of the run's cases together, --rerun-failed" "sim backend not built"
 else
     # Three cases that each pass the host check (11x their buffers) but not together: every
     # used case's data stays for the run.
@@ -40,4 +40,15 @@ else
     expect_exit 2 "cases that fit one by one but not together are refused before any is made" -- timeout 20 bash -c \
         "ulimit -v 8000000; $H run --backend sim --width 32 --kernel cuda/sgemm_naive --cases $T/big.cases"
     has "... naming the case that crosses the line" "big.cases:2: case big2 brings the run's case data to about"
+
+    R="--backend sim --width 32 --only-manifest --manifest $TD/bad/gate.manifest --case edge_1x2x3"
+    "$H" run $R --json "$T/red.jsonl" >"$T/out" 2>&1
+    : >"$T/r_empty.jsonl"
+    head -n 1 "$T/red.jsonl" >"$T/r_header.jsonl"
+    head -n 2 "$T/red.jsonl" >"$T/r_killed.jsonl"
+    for k in empty header killed; do
+        expect_exit 2 "--rerun-failed of a $k run's JSON is refused" -- "$H" run $R --rerun-failed "$T/r_$k.jsonl"
+    done
+    has "... saying why, with the file" "--rerun-failed $T/r_killed.jsonl: no end record"
+    expect_exit 1 "--rerun-failed of a whole red run reruns its failure" -- "$H" run $R --rerun-failed "$T/red.jsonl"
 fi
