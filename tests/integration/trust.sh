@@ -29,9 +29,32 @@ printf '[k]\nop = sgemm\nlang = cuda\nsource = k.cu\n\0entry = k\n' >"$T/nul.man
 expect_exit 2 "a NUL byte in a manifest is an error" -- "$H" run --backend sim --only-manifest --manifest "$T/nul.manifest"
 has "... named as a NUL byte at file:line, not a long line" "nul.manifest:5: holds a NUL byte"
 
+expect_exit 2 "--json and --junit on one file are refused" -- "$H" run --backend sim --json "$T/same" --junit "$T/same"
+has "... naming both" "--json and --junit name one file"
+expect_exit 2 "... also spelled differently" -- "$H" run --backend sim --html "$T/same" --record "$T/./same"
+expect_exit 2 "... and in harness merge" -- "$H" merge --json "$T/same" --junit "$T/same" "$T/fifo"
+expect_exit 2 "--record with --shard is refused (a slice is not the run)" -- "$H" run --backend sim --shard 0/2 \
+    --record "$T/slice.jsonl"
+
 if [ -z "$(device_count sim)" ]; then
-    skip "the memory of the run's cases together, --rerun-failed" "sim backend not built"
+    skip "the gate across device shards, the memory of the run's cases together, --rerun-failed" "sim backend not built"
 else
+    G="--backend sim --devices all --only-manifest --width 32 --case edge_1x2x3,edge_15x16x17 --quiet"
+    expect_exit 0 "--devices all --record on two emulated devices" -- env HB_SIM_DEVICES=2 "$H" run $G \
+        --manifest "$TD/good/gate.manifest" --record "$T/gate.jsonl"
+    json_check "... the record holds every merged result, both devices'" "$T/gate.jsonl" \
+        "sorted((r['device_index'], r['case'], r['verdict']) for r in recs) == [(0, 'edge_1x2x3', 'PASS'), (1, 'edge_15x16x17', 'PASS')] and json.loads(open(sys.argv[1]).readlines()[-1])['results'] == 2"
+    expect_exit 0 "--devices all --compare with the same kernel passes" -- env HB_SIM_DEVICES=2 "$H" run $G \
+        --manifest "$TD/good/gate.manifest" --compare "$T/gate.jsonl"
+    has "... no result called missing" "0 missing"
+    expect_exit 1 "--devices all --compare with a broken twin fails" -- env HB_SIM_DEVICES=2 "$H" run $G \
+        --manifest "$TD/bad/gate.manifest" --compare "$T/gate.jsonl"
+    has "... on the verdicts gone bad" "2 verdicts worse"
+    expect_exit 2 "--devices all --compare with a missing baseline fails before any shard" -- env HB_SIM_DEVICES=2 \
+        "$H" run $G --manifest "$TD/good/gate.manifest" --compare "$T/none.jsonl"
+    expect_exit 3 "HB_SIM_DEVICES=0 leaves the emulator no device" -- env HB_SIM_DEVICES=0 "$H" run --backend sim --list
+    has "... saying why" "HB_SIM_DEVICES=0: expected a number of devices from 1 to 8"
+
     # Three cases that each pass the host check (11x their buffers) but not together: every
     # used case's data stays for the run.
     s=$(awk '/^MemTotal:/ { printf "%d", sqrt($2 * 1024 / 132 * 0.9) }' /proc/meminfo)
@@ -40,6 +63,21 @@ else
     expect_exit 2 "cases that fit one by one but not together are refused before any is made" -- timeout 20 bash -c \
         "ulimit -v 8000000; $H run --backend sim --width 32 --kernel cuda/sgemm_naive --cases $T/big.cases"
     has "... naming the case that crosses the line" "big.cases:2: case big2 brings the run's case data to about"
+
+    # Killed once the record is open: its temporary is there (or, as before the fix, the
+    # baseline itself was emptied), before any result.
+    cp "$T/gate.jsonl" "$T/gate.keep"
+    "$H" run --backend sim --width 32 --kernel cuda/fault_timeout --case edge_1x2x3 --timeout 30 \
+        --record "$T/gate.jsonl" >"$T/out" 2>&1 &
+    pid=$!
+    for _ in $(seq 100); do
+        { ls "$T"/gate.jsonl.?????? >/dev/null 2>&1 || ! cmp -s "$T/gate.jsonl" "$T/gate.keep"; } && break
+        sleep 0.05
+    done
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    if cmp -s "$T/gate.jsonl" "$T/gate.keep"; then ok "SIGKILL during --record leaves the old baseline whole"
+    else bad "SIGKILL during --record leaves the old baseline whole" "$T/out"; fi
 
     R="--backend sim --width 32 --only-manifest --manifest $TD/bad/gate.manifest --case edge_1x2x3"
     "$H" run $R --json "$T/red.jsonl" >"$T/out" 2>&1
