@@ -1,5 +1,6 @@
 /* run_options.c: the options of `harness run` and `harness list`, as one cli.h table: each
  * option's setter checks its value and fills struct run_opts. What they do is run.c's. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,8 +192,13 @@ static int set_schedule(void *d, const char *v, struct hb_err *e)
 {
     char *end = NULL;
     const char *seed = !strncmp(v, "random:", 7) ? v + 7 : !strncmp(v, "mixed:", 6) ? v + 6 : NULL;
-    if (seed && *seed)
+    /* strtoull takes "-1" (as 2^64 - 1), leading blanks and clamps what overflows; the
+     * emulator takes none of them: a seed is digits from its first character, in range. */
+    errno = 0;
+    if (seed && *seed >= '0' && *seed <= '9')
         (void)strtoull(seed, &end, 0);
+    if (errno || (seed && (*seed < '0' || *seed > '9')))
+        seed = NULL;
     if (strcmp(v, "lockstep") && (!seed || !*seed || *end))
         return err_set(e, "expected mixed:SEED (the default, mixed:0), lockstep or random:SEED"), -1;
     return RO(d)->schedule = v, 0;

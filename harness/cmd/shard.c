@@ -164,8 +164,10 @@ static int shard_merge(const struct run_opts *o, char files[][4200], int n)
 int shard_devices_all(const struct run_opts *o)
 {
     const char *backend = o->backends[0];
-    if (!backend || !ldr_is_known(backend)) {
-        fprintf(stderr, "harness: --devices all needs --backend NAME (one backend's devices)\n");
+    struct hb_err known = {{0}};
+    if (!backend || ldr_check_known(backend, &known)) {
+        fprintf(stderr, "harness: %s\n",
+                backend ? known.msg : "--devices all needs --backend NAME (one backend's devices)");
         return EXIT_USAGE;
     }
     struct probe p;

@@ -183,14 +183,8 @@ int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *er
     int n = ldr_known(names), count = 0;
     *no_device = 0;
     for (int b = 0; b < o->n_backends; b++)
-        if (!ldr_is_known(o->backends[b])) {
-            char list[LDR_MAX * (sizeof names[0] + 2)] = "";
-            size_t used = 0;
-            for (int i = 0; i < n; i++)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", names[i]);
-            err_set(err, "unknown backend '%s' (known: %s)", o->backends[b], list);
+        if (ldr_check_known(o->backends[b], err))
             return -1;
-        }
     for (int i = 0; i < n; i++) {
         if (!plan_backend_selected(o, names[i]))
             continue;

@@ -29,6 +29,9 @@ printf '[k]\nop = sgemm\nlang = cuda\nsource = k.cu\n\0entry = k\n' >"$T/nul.man
 expect_exit 2 "a NUL byte in a manifest is an error" -- "$H" run --backend sim --only-manifest --manifest "$T/nul.manifest"
 has "... named as a NUL byte at file:line, not a long line" "nul.manifest:5: holds a NUL byte"
 
+expect_exit 2 "--schedule mixed:-1 is bad usage" -- "$H" run --backend sim --schedule mixed:-1 --list
+expect_exit 2 "--schedule random:99999999999999999999999 is bad usage" -- "$H" run --backend sim \
+    --schedule random:99999999999999999999999 --list
 expect_exit 2 "--json and --junit on one file are refused" -- "$H" run --backend sim --json "$T/same" --junit "$T/same"
 has "... naming both" "--json and --junit name one file"
 expect_exit 2 "... also spelled differently" -- "$H" run --backend sim --html "$T/same" --record "$T/./same"
@@ -36,8 +39,14 @@ expect_exit 2 "... and in harness merge" -- "$H" merge --json "$T/same" --junit 
 expect_exit 2 "--record with --shard is refused (a slice is not the run)" -- "$H" run --backend sim --shard 0/2 \
     --record "$T/slice.jsonl"
 
+mkdir -p "$T/noroot"
+ln -s "$PWD/cases" "$T/noroot/cases" && ln -s "$PWD/kernels" "$T/noroot/kernels"
+expect_exit 2 "a wrong HB_ROOT is bad usage" -- env HB_ROOT="$T/noroot" "$H" run --backend sim
+has "... naming the folder that holds no backend" "unknown backend 'sim': $T/noroot/harness/backends holds no backend"
+
+"$H" --version >"$T/version" 2>&1
 if [ -z "$(device_count sim)" ]; then
-    skip "the gate across device shards, the memory of the run's cases together, --rerun-failed" "sim backend not built"
+    skip "the gate across device shards, --rerun-failed, the emulator's cache" "sim backend not built"
 else
     G="--backend sim --devices all --only-manifest --width 32 --case edge_1x2x3,edge_15x16x17 --quiet"
     expect_exit 0 "--devices all --record on two emulated devices" -- env HB_SIM_DEVICES=2 "$H" run $G \
@@ -78,6 +87,9 @@ else
     wait $pid 2>/dev/null
     if cmp -s "$T/gate.jsonl" "$T/gate.keep"; then ok "SIGKILL during --record leaves the old baseline whole"
     else bad "SIGKILL during --record leaves the old baseline whole" "$T/out"; fi
+
+    json_check "the JSON header names the release as --version does" "$T/gate.jsonl" \
+        "json.loads(open(sys.argv[1]).readline())['harness'] == open('$T/version').readline().split(' ', 1)[1].strip()"
 
     R="--backend sim --width 32 --only-manifest --manifest $TD/bad/gate.manifest --case edge_1x2x3"
     "$H" run $R --json "$T/red.jsonl" >"$T/out" 2>&1
