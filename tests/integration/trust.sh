@@ -102,3 +102,12 @@ else
     has "... saying why, with the file" "--rerun-failed $T/r_killed.jsonl: no end record"
     expect_exit 1 "--rerun-failed of a whole red run reruns its failure" -- "$H" run $R --rerun-failed "$T/red.jsonl"
 fi
+
+if [ -z "$(device_count sim)" ]; then
+    skip "ci/gate passes the harness's exit code through make" "sim backend not built"
+else
+    # The conformance recipe with a run that finds no device (make's all is up to date here).
+    expect_exit 3 "ci/gate conformance: the harness's exit 3 (no device), not make's 2" -- env HB_SIM_DEVICES=0 \
+        ci/gate --no-print-directory conformance BUILD="$BUILD" "HB_RUN=$H run --backend sim"
+    has "... and make's log says so" "conformance: the harness exited 3"
+fi
