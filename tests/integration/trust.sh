@@ -111,3 +111,39 @@ else
         ci/gate --no-print-directory conformance BUILD="$BUILD" "HB_RUN=$H run --backend sim"
     has "... and make's log says so" "conformance: the harness exited 3"
 fi
+
+if [ -z "$(device_count sim)" ]; then
+    skip "the emulator's cache of built kernels" "sim backend not built"
+else
+    echo "integration: the emulator's cache of built kernels (issue 27)"
+    C=$T/cache
+    gate_run() { env XDG_CACHE_HOME="$C" "$H" run --backend sim --only-manifest --width 32 --case edge_1x2x3 "$@"; }
+    products() { find "$C/gpu-harness/sim" -maxdepth 1 -name '*.so' ! -name '*.unchecked.so'; }
+    # Leftovers: anything but sealed products, their seals and kept logs.
+    leftovers() { find "$C/gpu-harness/sim" -mindepth 1 ! -name '*.so' ! -name '*.so.sha256' ! -name '*.log'; }
+    expect_exit 1 "a compile killed by --timeout is an ERROR" -- gate_run --manifest "$TD/slow/slow.manifest" --timeout 1
+    has "... as a timeout" "no answer in 1 s"
+    expect_exit 0 "the next build in the cache passes" -- gate_run --manifest "$TD/good/gate.manifest"
+    if [ -z "$(leftovers)" ]; then ok "... and no temporaries of the killed build are left"
+    else leftovers >"$T/left"; bad "... and no temporaries of the killed build are left" "$T/left"; fi
+    so=$(products)
+    : >"$so"
+    expect_exit 0 "an emptied cached kernel is rebuilt, not a SKIP" -- gate_run --manifest "$TD/good/gate.manifest"
+    if [ -s "$so" ]; then ok "... its object built again"; else bad "... its object built again" "$T/out"; fi
+    chmod o+w "$so"
+    expect_exit 0 "a cached kernel writable by others is rebuilt" -- gate_run --manifest "$TD/good/gate.manifest"
+    if [ -z "$(find "$so" -perm -o+w)" ]; then ok "... and no longer writable by others"; else bad "... and no longer writable by others" "$T/out"; fi
+
+    # A header that appears after the first build: the cached product must not be reused.
+    mkdir -p "$T/hi"
+    sed 's|^#include <cuda_runtime.h>|&\n#if __has_include("extra.h")\n#include "extra.h"\n#endif\n#ifndef GATE_BUG\n#define GATE_BUG 0.0f\n#endif|; s|= acc;|= acc + GATE_BUG;|' \
+        "$TD/good/gate.cu" >"$T/hi/gate.cu"
+    cp "$TD/good/gate.manifest" "$T/hi/"
+    expect_exit 0 "__has_include: without the header the kernel passes" -- gate_run --manifest "$T/hi/gate.manifest"
+    printf '#define GATE_BUG 1.0f\n' >"$T/hi/extra.h"
+    expect_exit 1 "... with it, the kernel is rebuilt and fails (as a fresh cache does)" -- gate_run --manifest "$T/hi/gate.manifest"
+
+    mkdir -p "$T/d\$x"
+    cp "$TD/good/gate.cu" "$TD/good/gate.manifest" "$T/d\$x/"
+    expect_exit 0 "a source path holding \$ builds and passes" -- gate_run --manifest "$T/d\$x/gate.manifest"
+fi
