@@ -30,7 +30,7 @@ int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ex
  * or writable by others is refused. 0, or -1 with err. */
 int rtc_cache_dir(const struct hb_kernel_spec *s, const char *backend, char *dir, size_t len, char *err, size_t errlen);
 
-/* dir/<hex digest><ext> into path: 1 when that product is there and sound (rtc_product_ok), 0
+/* dir/<first 32 hex digits of digest><ext> into path: 1 when that product is there and sound (rtc_product_ok), 0
  * when it must be built, -1 when the name does not fit. */
 int rtc_cache_name(const char *dir, const unsigned char digest[SHA256_BYTES], const char *ext, char *path, size_t len);
 

@@ -161,9 +161,11 @@ int rtc_seal(const char *tmp, const char *final, char *err, size_t errlen)
 
 int rtc_cache_name(const char *dir, const unsigned char digest[SHA256_BYTES], const char *ext, char *path, size_t len)
 {
+    /* The first 128 bits name it: no collision among a user's kernels, and a name short
+     * enough that the report's line on the binary that ran keeps the compiler flags. */
     char hex[SHA256_HEX];
     sha256_hex(digest, hex);
-    int n = snprintf(path, len, "%s/%s%s", dir, hex, ext);
+    int n = snprintf(path, len, "%s/%.32s%s", dir, hex, ext);
     if (n < 0 || (size_t)n >= len)
         return -1;
     return rtc_product_ok(path);
