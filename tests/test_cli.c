@@ -166,6 +166,10 @@ START_TEST(rerun_failed_selects_the_failing_rows_exactly)
     snprintf(path, sizeof path, "%s/run.jsonl", dir);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
+    /* A whole run's file: its header, the results, an end record with their count. */
+    struct run_header h;
+    rep_header_init(&h, 0, NULL);
+    jsonl_write_header(f, &h);
     struct rep_result r;
     memset(&r, 0, sizeof r);
     snprintf(r.backend, sizeof r.backend, "sim");
@@ -181,6 +185,8 @@ START_TEST(rerun_failed_selects_the_failing_rows_exactly)
         r.group_row = i == 2;
         jsonl_write(f, &r);
     }
+    long cut = ftell(f);
+    jsonl_write_end(f, 3, 0);
     fclose(f);
     struct sel_set s = {0};
     struct hb_err err = {{0}};
@@ -195,6 +201,11 @@ START_TEST(rerun_failed_selects_the_failing_rows_exactly)
     ck_assert(sel_match(&s, &glob_twin));
     struct sel_key other_width = {"sim", 0, "SIMT emulator [a]", 64, "cuda", "k", "c2"};
     ck_assert(!sel_match(&s, &other_width));
+    sel_free(&s);
+    /* Without its end record (a killed run) the file proves nothing: refused. */
+    ck_assert_int_eq(truncate(path, cut), 0);
+    ck_assert_int_eq(sel_add_failed(&s, path, &err), -1);
+    ck_assert_msg(strstr(err.msg, "no end record"), "%s", err.msg);
     sel_free(&s);
     t_rmtree(dir);
 }

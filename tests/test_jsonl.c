@@ -267,7 +267,7 @@ START_TEST(missing_file_and_empty_file)
     int n;
     struct hb_err err = {{0}};
     ck_assert_int_eq(jsonl_read("/nonexistent/x.jsonl", &out, &n, &err), -1);
-    ck_assert_str_eq(err.msg, "/nonexistent/x.jsonl: cannot read: No such file or directory");
+    ck_assert_str_eq(err.msg, "/nonexistent/x.jsonl: cannot open: No such file or directory");
     char *dir = t_tmpdir();
     char *path = t_write(dir, "empty.jsonl", "\n  \n");
     ck_assert_int_eq(jsonl_read(path, &out, &n, &err), 0);
@@ -357,13 +357,13 @@ START_TEST(damaged_files_are_refused)
 }
 END_TEST
 
-START_TEST(endless_line_is_refused_not_read_forever)
+START_TEST(a_device_is_refused_not_read_forever)
 {
     struct rep_result *out;
     int n;
     struct hb_err err = {{0}};
     ck_assert_int_eq(jsonl_read("/dev/zero", &out, &n, &err), -1);
-    ck_assert_msg(strstr(err.msg, "/dev/zero:1: line longer than"), "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "/dev/zero: not a regular file"), "%s", err.msg);
 }
 END_TEST
 
@@ -378,7 +378,7 @@ int main(void)
     tcase_add_test(tc, missing_file_and_empty_file);
     tcase_add_test(tc, header_and_end_records_round_trip);
     tcase_add_loop_test(tc, damaged_files_are_refused, 0, (int)(sizeof bad_files / sizeof bad_files[0]));
-    tcase_add_test(tc, endless_line_is_refused_not_read_forever);
+    tcase_add_test(tc, a_device_is_refused_not_read_forever);
     suite_add_tcase(s, tc);
     return t_run(s);
 }

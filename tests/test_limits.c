@@ -1,7 +1,8 @@
 /* test_limits.c: the bounds on what the harness reads (issue 17.13), across case.c and the
- * manifest files: a case file or include of /dev/zero or of a binary ends at its first NUL,
+ * manifest files: an include of /dev/zero is refused unread, a binary ends at its first NUL,
  * a source that is a folder or a device is an error at load, a kernel name longer than a
- * result row holds is an error, and a grid's ceiling cannot overflow. */
+ * result row holds is an error, a grid's ceiling cannot overflow, a case line and a catalogue
+ * expand to a bounded number of cases, and a manifest's NUL byte is named as one. */
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,7 +40,7 @@ START_TEST(case_include_of_dev_zero_stops_at_once)
     time_t t0 = time(NULL);
     ck_assert_int_eq(case_parse_file(path, &set, &err), -1);
     ck_assert_int_le(time(NULL) - t0, 2);
-    ck_assert_msg(strstr(err.msg, "NUL"), "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "z.cases:2: include /dev/zero: not a regular file"), "%s", err.msg);
     case_set_free(&set);
     free(path);
 }
@@ -110,6 +111,62 @@ START_TEST(grid_divisor_near_long_max_does_not_overflow)
 }
 END_TEST
 
+/* "1,2,...,n" from first on. */
+static void list_of(char *out, size_t len, int first, int n)
+{
+    size_t at = 0;
+    for (int i = 0; i < n; i++)
+        at += (size_t)snprintf(out + at, len - at, "%s%d", i ? "," : "", first + i);
+}
+
+START_TEST(case_line_expansion_is_capped)
+{
+    char l32[200], ld[200], text[1400];
+    list_of(l32, sizeof l32, 1, 32);
+    list_of(ld, sizeof ld, 40, 32);
+    snprintf(text, sizeof text, "sgemm_strided h_{M}_{N}_{K}_{lda}_{ldb}_{ldc} M=%s N=%s K=%s lda=%s ldb=%s ldc=%s\n",
+             l32, l32, l32, ld, ld, ld);
+    struct case_set set = {0};
+    struct hb_err err = {{0}};
+    time_t t0 = time(NULL);
+    ck_assert_int_eq(case_parse_text("t.cases", text, &set, &err), -1);
+    ck_assert_int_le(time(NULL) - t0, 2);
+    ck_assert_msg(strstr(err.msg, "t.cases:1: the line's lists expand to 1073741824 cases"), "%s", err.msg);
+    ck_assert_int_eq(set.n, 0);
+    case_set_free(&set);
+}
+END_TEST
+
+START_TEST(catalogue_total_is_capped)
+{
+    /* 32 x 32 x 9 = 9216 cases a line, under the line cap; the eleventh line passes 100000. */
+    char l32[200], text[16384];
+    list_of(l32, sizeof l32, 1, 32);
+    size_t at = 0;
+    for (int i = 0; i < 11; i++)
+        at += (size_t)snprintf(text + at, sizeof text - at, "sgemm l%d_{M}_{N}_{K} M=%s N=%s K=1,2,3,4,5,6,7,8,9\n", i,
+                               l32, l32);
+    struct case_set set = {0};
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(case_parse_text("t.cases", text, &set, &err), -1);
+    ck_assert_msg(strstr(err.msg, "t.cases:11: the catalogue reaches 101376 cases"), "%s", err.msg);
+    case_set_free(&set);
+}
+END_TEST
+
+START_TEST(manifest_with_a_nul_names_its_line)
+{
+    static const char text[] = "[k]\nop = sgemm\nlang = cuda\nsource = k.cu\nentry\0 = k\n";
+    char *path = t_write_n(dir, "m.manifest", text, sizeof text - 1);
+    struct kern_set set = {0};
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(kern_parse_file(path, &set, &err), -1);
+    ck_assert_msg(strstr(err.msg, "m.manifest:5: holds a NUL byte"), "%s", err.msg);
+    kern_set_free(&set);
+    free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("limits");
@@ -120,6 +177,9 @@ static Suite *suite(void)
     tcase_add_test(t, source_that_is_a_device_or_folder_is_an_error);
     tcase_add_test(t, kernel_name_longer_than_a_row_holds_is_an_error);
     tcase_add_test(t, grid_divisor_near_long_max_does_not_overflow);
+    tcase_add_test(t, case_line_expansion_is_capped);
+    tcase_add_test(t, catalogue_total_is_capped);
+    tcase_add_test(t, manifest_with_a_nul_names_its_line);
     suite_add_tcase(s, t);
     return s;
 }

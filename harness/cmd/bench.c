@@ -388,8 +388,7 @@ int bench_main(const struct bench_opts *o, struct hb_err *err)
     for (char *save = NULL, *name = strtok_r(list, ",", &save); name && st->n_probes < LDR_MAX && !code;
          name = strtok_r(NULL, ",", &save)) {
         struct probe *p = &st->probes[st->n_probes++];
-        if (!ldr_is_known(name)) {
-            err_set(err, "unknown backend '%s'", name);
+        if (ldr_check_known(name, err)) {
             code = EXIT_USAGE;
             break;
         }

@@ -39,11 +39,7 @@ static int shard_artefact(const struct rep_result *all, int n, int i)
 /* Whether one input is whole: not empty, a header first, an end record whose count matches. */
 static int input_whole(const char *path, const struct jsonl_run *run)
 {
-    const char *why = !run->has_header && !run->n  ? "empty: no header and no results"
-                      : !run->has_header           ? "no run header: not a --json file of this harness"
-                      : !run->has_end              ? "no end record: the file was cut short (or its run killed)"
-                      : run->end_results != run->n ? "its end record's count does not match its results"
-                                                   : NULL;
+    const char *why = jsonl_run_incomplete(run);
     if (why)
         fprintf(stderr, "harness: merge: %s: %s\n", path, why);
     return !why;

@@ -87,6 +87,12 @@ int merge_main(int full_argc, char **full_argv)
             fprintf(stderr, "harness: merge: %s\n", err.msg);
         return rc < 0 ? EXIT_USAGE : EXIT_OK;
     }
+    const char *names[] = {"--json", "--junit", "--html", "--record"};
+    const char *paths[] = {o.json, o.junit, o.out.html, o.out.record};
+    if (out_distinct(names, paths, 4, &err)) {
+        fprintf(stderr, "harness: merge: %s\n", err.msg);
+        return EXIT_USAGE;
+    }
     o.inputs = (const char **)(argv + first);
     o.n_inputs = argc - first;
     return merge_files(&o);

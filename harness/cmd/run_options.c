@@ -1,11 +1,13 @@
 /* run_options.c: the options of `harness run` and `harness list`, as one cli.h table: each
  * option's setter checks its value and fills struct run_opts. What they do is run.c's. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "guard.h"
+#include "outputs.h"
 #include "run.h"
 
 #define RO(dest) ((struct run_opts *)(dest))
@@ -190,8 +192,13 @@ static int set_schedule(void *d, const char *v, struct hb_err *e)
 {
     char *end = NULL;
     const char *seed = !strncmp(v, "random:", 7) ? v + 7 : !strncmp(v, "mixed:", 6) ? v + 6 : NULL;
-    if (seed && *seed)
+    /* strtoull takes "-1" (as 2^64 - 1), leading blanks and clamps what overflows; the
+     * emulator takes none of them: a seed is digits from its first character, in range. */
+    errno = 0;
+    if (seed && *seed >= '0' && *seed <= '9')
         (void)strtoull(seed, &end, 0);
+    if (errno || (seed && (*seed < '0' || *seed > '9')))
+        seed = NULL;
     if (strcmp(v, "lockstep") && (!seed || !*seed || *end))
         return err_set(e, "expected mixed:SEED (the default, mixed:0), lockstep or random:SEED"), -1;
     return RO(d)->schedule = v, 0;
@@ -297,6 +304,30 @@ static const char list_usage[] =
     "usage: harness list [options]\n"
     "Shows the backends with their devices and widths, the kernels found and the case count.\n";
 
+/* Options that each make sense but not together. */
+static int run_check_together(const struct run_opts *o, struct hb_err *err)
+{
+    const char *names[] = {"--json", "--junit", "--html", "--record", "--trace"};
+    const char *paths[] = {o->json, o->junit, o->html, o->record, o->trace};
+    if (out_distinct(names, paths, 5, err))
+        return -1;
+    /* A slice's record misses the other slices' results and its gate calls them missing: the
+     * gate belongs to the merged run (--devices all does it so; harness merge for --shard). */
+    if (o->shards && (o->record || o->compare))
+        return err_set(err,
+                       "%s with --shard: a shard is a slice of the run; record or compare the merged shards "
+                       "(harness merge %s FILE SHARD.jsonl...)",
+                       o->record ? "--record" : "--compare", o->record ? "--record" : "--compare"),
+               -1;
+    if (o->shrink && o->sanitize)
+        /* A sanitized child rebuilds its group from the command line, which cannot name the
+         * generated trial cases. */
+        return err_set(err, "--shrink cannot run under --sanitize"), -1;
+    if (o->devices_all && o->n_backends != 1)
+        return err_set(err, "--devices all needs --backend NAME (one backend's devices)"), -1;
+    return 0;
+}
+
 int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *err)
 {
     int first;
@@ -307,20 +338,12 @@ int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *
         err_set(err, "%s: unexpected argument (see %s --help)", argv[first], argv[0]);
         return -1;
     }
+    if (run_check_together(o, err))
+        return -1;
     if (o->rerun_failed && !o->ids.n) {
         /* Nothing failed: nothing to rerun, which is success (not "nothing ran"). */
         printf("harness: %s has no FAIL, XPASS or ERROR result: nothing to rerun\n", o->rerun_failed);
         return 1;
-    }
-    if (o->shrink && o->sanitize) {
-        /* A sanitized child rebuilds its group from the command line, which cannot name the
-         * generated trial cases. */
-        err_set(err, "--shrink cannot run under --sanitize");
-        return -1;
-    }
-    if (o->devices_all && o->n_backends != 1) {
-        err_set(err, "--devices all needs --backend NAME (one backend's devices)");
-        return -1;
     }
     return 0;
 }

@@ -30,12 +30,14 @@ static volatile sig_atomic_t shard_signal;
 
 static void shard_on_signal(int sig) { shard_signal = sig; }
 
-/* Whether argv[i] is one of the options a shard must not inherit (reports are the merge's,
- * --devices is this very split, each shard traces into a file of its own); *skip says
- * whether its value is the next word. */
+/* Whether argv[i] is one of the options a shard must not inherit (reports, the baseline
+ * record and the gate are the merge's: a shard holds only its device's results, --devices is
+ * this very split, each shard traces into a file of its own); *skip says whether its value
+ * is the next word. */
 static int shard_drops(const char *a, int *skip)
 {
-    static const char *const dropped[] = {"--devices", "--junit", "--json", "--html", "--trace"};
+    static const char *const dropped[] = {"--devices", "--junit",  "--json",   "--html",
+                                          "--trace",   "--record", "--compare"};
     for (size_t k = 0; k < sizeof dropped / sizeof dropped[0]; k++) {
         size_t n = strlen(dropped[k]);
         if (!strncmp(a, dropped[k], n) && (a[n] == 0 || a[n] == '=')) {
@@ -83,8 +85,10 @@ static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
 
 /* Waits for every shard; a signal to this process is passed on to each, and a shard still
  * running SHARD_GRACE_S seconds later is killed with its group. Returns the worst of the
- * shards' usage (2) and no-device (3) exits, else 0. */
-static int shard_wait(pid_t *pids, int n)
+ * shards' usage (2) and no-device (3) exits, else 0; failed[k] is shard k's status when it
+ * failed in any other way (exit 1, a signal), which fails the run whatever the merged
+ * results say. */
+static int shard_wait(pid_t *pids, int n, int *failed)
 {
     int worst = EXIT_OK, left = n, forwarded = 0;
     time_t deadline = 0;
@@ -111,13 +115,27 @@ static int shard_wait(pid_t *pids, int n)
             break;
         for (int k = 0; k < n; k++)
             if (pids[k] == pid) {
-                int code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURES;
+                int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
                 if (code == EXIT_USAGE || code == EXIT_NO_DEVICE)
                     worst = code;
+                /* No case on a device (4) is for the merge to judge over all of them. */
+                else if (code != EXIT_OK && code != EXIT_NOTHING_RAN)
+                    failed[k] = code;
                 pids[k] = -1, left--;
             }
     }
     return worst;
+}
+
+/* The merged run's page, record and gate, from the command line. */
+static void shard_out_opts(const struct run_opts *o, struct out_opts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->html = o->html, out->record = o->record, out->compare = o->compare;
+    base_opts_init(&out->base);
+    out->base.fail_on_bits = o->fail_on_bits, out->base.allow_new = o->allow_new;
+    if (o->perf_pct > 0)
+        out->base.perf_pct = o->perf_pct, out->base.fail_on_perf = 1;
 }
 
 /* The shards' files that hold something, merged into the run's reports. */
@@ -137,8 +155,8 @@ static int shard_merge(const struct run_opts *o, char files[][4200], int n)
         return EXIT_FAILURES;
     }
     printf("\nharness: %d device shards done; merged report:\n", n);
-    mo.junit = o->junit, mo.json = o->json, mo.out.html = o->html;
-    base_opts_init(&mo.out.base);
+    shard_out_opts(o, &mo.out);
+    mo.junit = o->junit, mo.json = o->json;
     mo.inputs = inputs, mo.n_inputs = used;
     return merge_files(&mo);
 }
@@ -146,8 +164,10 @@ static int shard_merge(const struct run_opts *o, char files[][4200], int n)
 int shard_devices_all(const struct run_opts *o)
 {
     const char *backend = o->backends[0];
-    if (!backend || !ldr_is_known(backend)) {
-        fprintf(stderr, "harness: --devices all needs --backend NAME (one backend's devices)\n");
+    struct hb_err known = {{0}};
+    if (!backend || ldr_check_known(backend, &known)) {
+        fprintf(stderr, "harness: %s\n",
+                backend ? known.msg : "--devices all needs --backend NAME (one backend's devices)");
         return EXIT_USAGE;
     }
     struct probe p;
@@ -156,6 +176,15 @@ int shard_devices_all(const struct run_opts *o)
         fprintf(stderr, "harness: backend %s: no usable device: %s\n", backend, p.err[0] ? p.err : "none found");
         return EXIT_NO_DEVICE;
     }
+    /* The baseline and the outputs are checked before any shard runs, as a run checks them. */
+    struct out_opts check;
+    struct hb_err err = {{0}};
+    shard_out_opts(o, &check);
+    if (out_prepare(&check, &err)) {
+        fprintf(stderr, "harness: %s\n", err.msg);
+        return EXIT_USAGE;
+    }
+    out_release(&check);
     int n = p.count < SHARD_MAX ? p.count : SHARD_MAX;
     const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     char dir[4096];
@@ -178,9 +207,15 @@ int shard_devices_all(const struct run_opts *o)
         if (pids[k] == 0)
             shard_exec(o, k, n, files[k]);
     }
-    int code = shard_wait(pids, n);
+    int failed[SHARD_MAX] = {0}, code = shard_wait(pids, n, failed);
     if (code == EXIT_OK)
         code = shard_merge(o, files, n);
+    for (int k = 0; k < n && code == EXIT_OK; k++)
+        if (failed[k]) {
+            fprintf(stderr, "harness: the shard of device %d exited %d though its results pass: the run fails\n", k,
+                    failed[k]);
+            code = EXIT_FAILURES;
+        }
     for (int k = 0; k < n; k++)
         unlink(files[k]);
     rmdir(dir);

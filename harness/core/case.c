@@ -4,10 +4,11 @@
 #include "case.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "infile.h"
 
 #define MAX_INCLUDE_DEPTH 8
 #define MAX_LINE 4096
@@ -72,11 +73,9 @@ static int parse_text(const char *path, const char *text, struct case_set *set, 
 
 static int parse_file_depth(const char *path, struct case_set *set, struct hb_err *err, int depth)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        err_set(err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = infile_open(path, err);
+    if (!f)
         return -1;
-    }
     size_t cap = 1 << 16, len = 0;
     char *buf = xcalloc(cap, 1);
     size_t got;

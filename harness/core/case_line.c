@@ -16,6 +16,13 @@
 #define MAX_LINE 4096
 /* The kernel ABI passes sizes as 32-bit ints and indexes with them. */
 #define MAX_DIM 2147483647L
+/* Cases one line may expand to, and a whole catalogue may hold: the largest shipped line
+ * makes 64 and the nightly tier 235 in all. Each case is a 600-byte descriptor run on every
+ * kernel and width (some 30 x 5 results per case here), so 10000 from one line is already a
+ * run no one waits for; without a cap, six lists of 32 values (an 800-byte line) ask for
+ * 1.07e9 descriptors, 640 GB, before anything is checked. */
+#define CASE_MAX_PER_LINE 10000L
+#define CASE_MAX_TOTAL 100000L
 
 struct list {
     int n;
@@ -289,6 +296,14 @@ static int emit_cases(const struct line_spec *ls, const char *file, int line, st
                    : ls->sizes[v].given ? &ls->sizes[v]
                                         : &unset[v];
         total *= lists[v]->n;
+    }
+    if (total > CASE_MAX_PER_LINE || set->n + total > CASE_MAX_TOTAL) {
+        err_set(err, "%s:%d: %s %ld cases%s: at most %ld per line and %ld in a catalogue", file, line,
+                total > CASE_MAX_PER_LINE ? "the line's lists expand to" : "the catalogue reaches",
+                total > CASE_MAX_PER_LINE ? total : set->n + total,
+                total > CASE_MAX_PER_LINE ? " (the product of its list lengths)" : "", CASE_MAX_PER_LINE,
+                CASE_MAX_TOTAL);
+        return -1;
     }
     int first = set->n, pick[CASE_VARS + 1] = {0};
     for (long done = 0; done < total; done++) {

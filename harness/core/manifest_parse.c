@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "infile.h"
 #include "manifest.h"
 
 #define MAX_LINE 4096
@@ -431,6 +432,22 @@ static int set_key(char *t, struct kern_desc *k, struct seen *s, const char *dir
     return kern_keys[i].set(&c);
 }
 
+/* One line into buf (cap bytes, the newline dropped): its length, -1 at the end of the file,
+ * -2 when it does not fit, -3 when it holds a NUL byte (a binary, not a manifest: fgets
+ * would show it as a line cut short). */
+static int read_line(FILE *f, char *buf, int cap)
+{
+    int len = 0, ch, nul = 0;
+    while ((ch = getc(f)) != EOF && ch != '\n') {
+        if (len + 1 >= cap)
+            return -2;
+        nul |= ch == 0;
+        buf[len++] = (char)ch;
+    }
+    buf[len] = 0;
+    return nul ? -3 : ch == EOF && !len ? -1 : len;
+}
+
 static int parse_lines(FILE *f, const char *path, struct kern_set *set, struct hb_err *err)
 {
     char *dir = path_dirname(path);
@@ -439,11 +456,15 @@ static int parse_lines(FILE *f, const char *path, struct kern_set *set, struct h
     struct kern_desc *k = NULL;
     struct seen s;
     memset(&s, 0, sizeof s);
-    while (!rc && fgets(line_buf, sizeof line_buf, f)) {
+    int len;
+    while (!rc && (len = read_line(f, line_buf, (int)sizeof line_buf - 1)) != -1) {
         char where[300];
         snprintf(where, sizeof where, "%s:%d", path, ++line);
-        if (!strchr(line_buf, '\n') && !feof(f)) {
-            err_set(err, "%s: line longer than %d characters", where, MAX_LINE - 2);
+        if (len < 0) {
+            if (len == -3)
+                err_set(err, "%s: holds a NUL byte: not a text manifest", where);
+            else
+                err_set(err, "%s: line longer than %d characters", where, MAX_LINE - 2);
             rc = -1;
             break;
         }
@@ -467,11 +488,9 @@ static int parse_lines(FILE *f, const char *path, struct kern_set *set, struct h
 
 int kern_parse_file(const char *path, struct kern_set *set, struct hb_err *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        err_set(err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = infile_open(path, err);
+    if (!f)
         return -1;
-    }
     int rc = parse_lines(f, path, set, err);
     fclose(f);
     return rc;

@@ -49,7 +49,7 @@ struct rep_result {
 #define REP_PATH 4096
 #define REP_MAX_MANIFESTS 16
 struct run_header {
-    char harness[64];     /* this harness's version */
+    char harness[64];     /* this harness's version, as --version says it: "0.2.0 (commit X)" */
     char reference[128];  /* the reference library (OpenBLAS and its version) */
     char tier[16];        /* quick | standard | nightly, "" with a cases file */
     char cases[REP_PATH]; /* --cases FILE, as given */

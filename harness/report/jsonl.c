@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "infile.h"
 #include "jsonl_table.h"
 #include "text.h"
 
@@ -436,11 +437,9 @@ int jsonl_read_run(const char *path, struct jsonl_run *run, struct hb_err *err)
 {
     memset(run, 0, sizeof *run);
     run->schema = 1;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        err_set(err, "%s: cannot read: %s", path, strerror(errno));
+    FILE *f = infile_open(path, err);
+    if (!f)
         return -1;
-    }
     int rc = read_lines(f, path, run, err);
     if (!rc && ferror(f)) {
         err_set(err, "%s: read error: %s", path, strerror(errno));
@@ -457,6 +456,15 @@ void jsonl_run_free(struct jsonl_run *run)
     free(run->results);
     run->results = NULL;
     run->n = 0;
+}
+
+const char *jsonl_run_incomplete(const struct jsonl_run *run)
+{
+    return !run->has_header && !run->n  ? "empty: no header and no results"
+           : !run->has_header           ? "no run header: not a --json file of this harness"
+           : !run->has_end              ? "no end record: the file was cut short (or its run killed)"
+           : run->end_results != run->n ? "its end record's count does not match its results"
+                                        : NULL;
 }
 
 int jsonl_read(const char *path, struct rep_result **out, int *n, struct hb_err *err)

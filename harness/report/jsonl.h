@@ -41,6 +41,11 @@ struct jsonl_run {
 int jsonl_read_run(const char *path, struct jsonl_run *run, struct hb_err *err);
 void jsonl_run_free(struct jsonl_run *run);
 
+/* Why a file read by jsonl_read_run is not a whole run (empty, no header, no end record, an
+ * end record whose count differs), or NULL when it is. An interrupted run's file is whole:
+ * what it covers is its end record's to say. */
+const char *jsonl_run_incomplete(const struct jsonl_run *run);
+
 /* The results of path alone, in a malloc'd array (*out, *n; free() it): as jsonl_read_run,
  * without asking for a header or an end record. */
 int jsonl_read(const char *path, struct rep_result **out, int *n, struct hb_err *err);

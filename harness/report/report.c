@@ -15,10 +15,7 @@
 #include "junit.h"
 #include "ref.h"
 #include "text.h"
-
-#ifndef HB_VERSION
-#define HB_VERSION "0.2"
-#endif
+#include "version.h"
 
 /* Whether a word needs no quoting in a POSIX shell. */
 static int shell_plain(const char *s)
@@ -62,7 +59,8 @@ static void shell_word(char *buf, size_t len, size_t *at, const char *word)
 void rep_header_init(struct run_header *h, int argc, char **argv)
 {
     memset(h, 0, sizeof *h);
-    snprintf(h->harness, sizeof h->harness, "%s", HB_VERSION);
+    /* The words --version prints after "harness": one release number everywhere. */
+    txt_copy(h->harness, sizeof h->harness, version_string());
     txt_copy(h->reference, sizeof h->reference, ref_library());
     time_t now = time(NULL);
     struct tm tm;

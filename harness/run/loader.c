@@ -47,6 +47,24 @@ int ldr_is_known(const char *name)
     return 0;
 }
 
+int ldr_check_known(const char *name, struct hb_err *err)
+{
+    char names[LDR_MAX][16], list[LDR_MAX * 18] = "";
+    int n = ldr_known(names);
+    size_t used = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(names[i], name))
+            return 0;
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", names[i]);
+    }
+    if (n)
+        err_set(err, "unknown backend '%s' (known: %s)", name, list);
+    else /* no backend at all: the data folder is the mistake, not the name */
+        err_set(err, "unknown backend '%s': %s/harness/backends holds no backend (a folder with a backend.mk)%s", name,
+                path_root_dir(), getenv("HB_ROOT") ? ": is HB_ROOT right?" : "");
+    return -1;
+}
+
 static void so_path(const char *name, char *out, size_t len)
 {
     snprintf(out, len, "%s/backends/hb_%s.so", path_exe_dir(), name);

@@ -11,6 +11,9 @@
 /* Names of the known backends, sorted; returns the count. */
 int ldr_known(char names[LDR_MAX][16]);
 int ldr_is_known(const char *name);
+/* 0 when name is a known backend, else -1 with "unknown backend 'NAME' (known: ...)" in err,
+ * or, when no backend is known at all, the folder that held none (a wrong HB_ROOT). */
+int ldr_check_known(const char *name, struct hb_err *err);
 int ldr_is_built(const char *name);
 /* dlopens the backend and returns its table, upgraded (ldr_upgrade). */
 const struct hb_backend *ldr_open(const char *name, struct hb_err *err);

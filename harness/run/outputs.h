@@ -16,14 +16,24 @@ struct run_opts;
 struct out_opts {
     const char *html, *record, *compare;
     struct base_opts base;
-    /* Filled by out_prepare: the opened (emptied) page and record, and the baseline read. */
+    /* Filled by out_prepare: the opened (emptied) page, the record's temporary (renamed over
+     * --record at the end, so a run killed halfway leaves the old baseline whole; NULL when
+     * --record is not a regular file, /dev/null say, which is written directly), the
+     * baseline read. */
     FILE *html_f, *record_f;
+    char *record_tmp;
     struct jsonl_run *baseline;
 };
 
-/* Before the run: opens --html and --record for writing (emptying them, so no stale page
- * outlives a failed run) and reads and checks the --compare baseline. -1 with err (exit 2). */
+/* Before the run: opens --html for writing (emptying it, so no stale page outlives a failed
+ * run) and --record's temporary, and reads and checks the --compare baseline. -1 with err
+ * (exit 2). */
 int out_prepare(struct out_opts *o, struct hb_err *err);
+
+/* Whether n outputs (names[i] the option, paths[i] its file or NULL) are n different files:
+ * two writers on one file would interleave into garbage. Character devices (/dev/null) may
+ * be shared. -1 with "--a and --b name one file: PATH" in err. */
+int out_distinct(const char *const *names, const char *const *paths, int n, struct hb_err *err);
 
 /* Writes the after-run outputs of s and returns the exit code: `code` as the results left it,
  * 1 if the gate fails, 2 (with err) when a report could not be written (the streamed JSON and

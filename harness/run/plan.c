@@ -119,14 +119,8 @@ int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *er
     int n = ldr_known(names), count = 0;
     *no_device = 0;
     for (int b = 0; b < o->n_backends; b++)
-        if (!ldr_is_known(o->backends[b])) {
-            char list[LDR_MAX * (sizeof names[0] + 2)] = "";
-            size_t used = 0;
-            for (int i = 0; i < n; i++)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", names[i]);
-            err_set(err, "unknown backend '%s' (known: %s)", o->backends[b], list);
+        if (ldr_check_known(o->backends[b], err))
             return -1;
-        }
     for (int i = 0; i < n; i++) {
         if (!plan_backend_selected(o, names[i]))
             continue;
@@ -283,50 +277,6 @@ int plan_width_runs(const struct run_opts *o, const struct probe *p, int dv, int
 {
     struct sel_key key = {p->name, dv, p->dev[dv].name, p->dev[dv].widths[w].width, NULL, NULL, NULL};
     return (o->device < 0 || o->device == dv) && plan_width_selected(o, key.width) && sel_match(&o->ids, &key);
-}
-
-/* Bytes of one case's buffers, without guards (plan_check_memory) or with them (a group's
- * largest case, which the scheduler fits on the device). */
-static double plan_case_bytes(const struct hb_case *c)
-{
-    if (!op_is_gemm(c->op))
-        return 4.0 * (double)c->n * 1.01;
-    return 4.0 * ((double)c->M * (c->lda > c->K ? c->lda : c->K) + (double)c->K * (c->ldb > c->N ? c->ldb : c->N) +
-                  (double)c->M * (c->ldc > c->N ? c->ldc : c->N));
-}
-
-#define PLAN_HOST_FACTOR 11.0
-
-int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err)
-{
-    double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    for (int i = 0; i < cx->cases.n; i++) {
-        const struct case_data *d = &cx->data[i];
-        if (!d->used)
-            continue;
-        const struct hb_case *c = d->c;
-        double bytes = plan_case_bytes(c);
-        /* The host holds inputs, float and float64 references, gauges and their temporaries,
-         * and a worker's images of every buffer: measured at 8.5x the buffers (uniform data) to
-         * 10.8x (subnormals, which add the flush figures). */
-        if (host > 0 && PLAN_HOST_FACTOR * bytes > host) {
-            err_set(err,
-                    "%s:%d: case %s needs about %.1f GiB of host memory for its references; this host has %.1f GiB",
-                    c->file, c->line, c->name, PLAN_HOST_FACTOR * bytes / 1073741824.0, host / 1073741824.0);
-            return -1;
-        }
-        for (int b = 0; b < n_probes; b++)
-            for (int dv = 0; dv < probes[b].count; dv++) {
-                double have = (double)probes[b].dev[dv].global_mem_bytes;
-                if (have > 0 && bytes + 6.0 * (double)grd_band() > have) {
-                    err_set(err, "%s:%d: case %s needs %.1f GiB of buffers; %s device %s has %.1f GiB", c->file,
-                            c->line, c->name, bytes / 1073741824.0, probes[b].name, probes[b].dev[dv].name,
-                            have / 1073741824.0);
-                    return -1;
-                }
-            }
-    }
-    return 0;
 }
 
 void plan_group_cases(const struct run_ctx *cx, struct group *g)

@@ -117,6 +117,9 @@ void plan_prepare(struct run_ctx *cx, int jobs);
 struct plan_pool;
 struct plan_pool *plan_prepare_start(struct run_ctx *cx, int jobs);
 double plan_prepare_wait(struct plan_pool *p);
+/* Bytes of one case's buffers, without guards (plan_check_memory) or with them (a group's
+ * largest case, which the scheduler fits on the device). */
+double plan_case_bytes(const struct hb_case *c);
 int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err);
 /* The group's cases: every used case the kernel (or the vendor SGEMM) runs and --id asked for,
  * with its cost. */

@@ -67,12 +67,22 @@ int sel_parse(struct sel_set *s, const char *text, struct hb_err *err)
 
 int sel_add_failed(struct sel_set *s, const char *path, struct hb_err *err)
 {
-    struct rep_result *all;
-    int n, added = 0;
-    if (jsonl_read(path, &all, &n, err))
+    struct jsonl_run run;
+    int added = 0;
+    if (jsonl_read_run(path, &run, err))
         return -1;
-    for (int i = 0; i < n; i++) {
-        const struct rep_result *r = &all[i];
+    /* A file that cannot prove it is a whole run (empty, only a header, a run killed before
+     * its end record) would rerun nothing and pass: refused. */
+    const char *why = jsonl_run_incomplete(&run);
+    if (!why && !run.n)
+        why = "holds no results: its run ran nothing";
+    if (why) {
+        err_set(err, "%s: nothing could be rerun from it", why); /* the option names the file */
+        jsonl_run_free(&run);
+        return -1;
+    }
+    for (int i = 0; i < run.n; i++) {
+        const struct rep_result *r = &run.results[i];
         if (!verdict_fails_run(r->verdict))
             continue;
         struct sel_id *id = sel_new(s);
@@ -87,7 +97,12 @@ int sel_add_failed(struct sel_set *s, const char *path, struct hb_err *err)
         id->case_name = r->group_row ? NULL : xstrdup(r->case_name);
         added++;
     }
-    free(all);
+    if (!added && run.interrupted) {
+        err_set(err, "no FAIL, XPASS or ERROR, but its run was interrupted: the results it did not reach are unknown "
+                     "(run it again whole)");
+        added = -1;
+    }
+    jsonl_run_free(&run);
     return added;
 }
 

@@ -1,7 +1,7 @@
 /* rtc.c: the run-time compile helpers of rtc.h: whether a prebuilt product is the given
- * file's, the per-user cache folder (checked to be ours) and its content-hashed names,
- * unpredictable temporaries, and posix_spawn of a compiler with its output in a log file. No
- * shell is involved, so paths need no quoting. It runs no GPU API. */
+ * file's, unpredictable temporaries, and posix_spawn of a compiler with its output in a log
+ * file (the cache itself is rtc_cache.c's). No shell is involved, so paths need no quoting.
+ * It runs no GPU API. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -108,176 +108,6 @@ int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ex
            (obj.st_mtim.tv_sec == src.st_mtim.tv_sec && obj.st_mtim.tv_nsec >= src.st_mtim.tv_nsec);
 }
 
-/* mkdir -p for the cache folder; 0 when it exists and is writable at the end. */
-static int rtc_mkdirs(char *dir)
-{
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        int rc = mkdir(dir, 0755);
-        *p = '/';
-        if (rc != 0 && errno != EEXIST)
-            return -1;
-    }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return -1;
-    return access(dir, W_OK | X_OK);
-}
-
-/* The cache folder and its parent must be ours alone: nobody else may plant a product. */
-static int rtc_safe_dir(const char *dir, char *err, size_t errlen)
-{
-    char d[PATH_MAX];
-    if (snprintf(d, sizeof d, "%s", dir) >= (int)sizeof d) {
-        snprintf(err, errlen, "cache folder path too long");
-        return -1;
-    }
-    for (int level = 0; level < 2; level++) {
-        struct stat st;
-        if (lstat(d, &st) != 0) {
-            snprintf(err, errlen, "cache folder %s: %s", d, strerror(errno));
-            return -1;
-        }
-        const char *why = S_ISLNK(st.st_mode)      ? "is a symbolic link"
-                          : !S_ISDIR(st.st_mode)   ? "is not a folder"
-                          : st.st_uid != geteuid() ? "is owned by another user"
-                          : (st.st_mode & 022)     ? "is writable by others"
-                                                   : NULL;
-        if (why) {
-            snprintf(err, errlen, "refusing the run-time compile cache %s: %s (uid %ld, mode %03o)", d, why,
-                     (long)st.st_uid, (unsigned)(st.st_mode & 0777));
-            return -1;
-        }
-        char *slash = strrchr(d, '/');
-        if (!slash || slash == d)
-            break;
-        *slash = '\0';
-    }
-    return 0;
-}
-
-/* The next file name of a make-style depfile (words separated by blanks and escaped
- * newlines, "\\ " inside a name); NULL at the end. Targets end in ':' (the caller skips them). */
-static const char *rtc_dep_word(const char **p, char *out, size_t len)
-{
-    const char *q = *p;
-    size_t n = 0;
-    while (*q == ' ' || *q == '\t' || *q == '\n' || (*q == '\\' && q[1] == '\n'))
-        q += *q == '\\' ? 2 : 1;
-    if (!*q)
-        return NULL;
-    while (*q && *q != ' ' && *q != '\t' && *q != '\n') {
-        if (*q == '\\' && q[1] == ' ')
-            q++;
-        if (n + 1 < len)
-            out[n++] = *q;
-        q++;
-    }
-    out[n] = '\0';
-    *p = q;
-    return out;
-}
-
-int rtc_deps_save(const char *path, const char *depfile, char *err, size_t errlen)
-{
-    char text[65536], word[PATH_MAX], tmp[PATH_MAX + 64], final[PATH_MAX + 8];
-    FILE *in = fopen(depfile, "r");
-    size_t got = in ? fread(text, 1, sizeof text - 1, in) : 0;
-    if (in)
-        fclose(in);
-    text[got] = '\0';
-    snprintf(final, sizeof final, "%s.deps", path);
-    if (!in || got == sizeof text - 1 || rtc_temp(final, "", tmp, sizeof tmp, err, errlen) != 0) {
-        if (!in || got == sizeof text - 1)
-            snprintf(err, errlen, "%s: %s", depfile, in ? "too large" : strerror(errno));
-        return -1;
-    }
-    FILE *out = fopen(tmp, "w");
-    int rc = out ? 0 : -1;
-    for (const char *p = text; rc == 0 && rtc_dep_word(&p, word, sizeof word);) {
-        uint64_t h = RTC_FNV_BASIS;
-        if (word[strlen(word) - 1] == ':')
-            continue;
-        rc = rtc_hash_file(word, &h, err, errlen);
-        if (rc == 0)
-            fprintf(out, "%016llx %s\n", (unsigned long long)h, word);
-    }
-    if (out && fclose(out) != 0 && rc == 0)
-        rc = -1;
-    if (rc == 0 && rename(tmp, final) != 0)
-        rc = -1;
-    if (rc != 0) {
-        if (!err[0])
-            snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-        unlink(tmp);
-    }
-    return rc;
-}
-
-/* Whether every file a product's build recorded still has its content; 1 without a record. */
-static int rtc_deps_current(const char *path)
-{
-    char name[PATH_MAX + 8], line[PATH_MAX + 32], why[256];
-    snprintf(name, sizeof name, "%s.deps", path);
-    FILE *in = fopen(name, "r");
-    if (!in)
-        return 1;
-    int current = 1;
-    while (current && fgets(line, sizeof line, in)) {
-        unsigned long long want;
-        char *file = line + 17;
-        uint64_t h = RTC_FNV_BASIS;
-        line[strcspn(line, "\n")] = '\0';
-        current = sscanf(line, "%16llx", &want) == 1 && line[16] == ' ' &&
-                  rtc_hash_file(file, &h, why, sizeof why) == 0 && h == want;
-    }
-    fclose(in);
-    return current;
-}
-
-int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key, const char *ext, char *path,
-                   size_t len, char *err, size_t errlen)
-{
-    char real[PATH_MAX];
-    struct stat self = {0};
-    if (!realpath(s->source_path, real)) {
-        snprintf(err, errlen, "%s: %s", s->source_path, strerror(errno));
-        return -1;
-    }
-    uint64_t h = rtc_hash(RTC_FNV_BASIS, real, strlen(real) + 1);
-    if (rtc_hash_file(real, &h, err, errlen) != 0)
-        return -1;
-    Dl_info me;
-    if (dladdr((void *)rtc_hash, &me) && me.dli_fname)
-        (void)stat(me.dli_fname, &self);
-    h = rtc_hash(h, key, strlen(key) + 1);
-    h = rtc_hash(h, &self.st_mtim, sizeof self.st_mtim);
-
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    char dirs[3][2048];
-    int nd = 0;
-    if (xdg && *xdg == '/')
-        snprintf(dirs[nd++], sizeof dirs[0], "%s/gpu-harness/%s", xdg, backend);
-    else if (home && *home == '/')
-        snprintf(dirs[nd++], sizeof dirs[0], "%s/.cache/gpu-harness/%s", home, backend);
-    if (s->build_dir)
-        snprintf(dirs[nd++], sizeof dirs[0], "%s/kernels/runtime/%s", s->build_dir, backend);
-    for (int i = 0; i < nd; i++) {
-        if (rtc_mkdirs(dirs[i]) != 0)
-            continue;
-        if (rtc_safe_dir(dirs[i], err, errlen) != 0)
-            return -1;
-        int n = snprintf(path, len, "%s/%016llx%s", dirs[i], (unsigned long long)h, ext);
-        if (n < 0 || (size_t)n >= len)
-            break;
-        return access(path, R_OK) == 0 && rtc_deps_current(path);
-    }
-    snprintf(err, errlen, "no writable cache folder for run-time compiles (tried %s%s%s)",
-             nd ? dirs[0] : "none: no XDG_CACHE_HOME, HOME or build_dir", nd > 1 ? " and " : "", nd > 1 ? dirs[1] : "");
-    return -1;
-}
-
 int rtc_temp(const char *path, const char *suffix, char *out, size_t len, char *err, size_t errlen)
 {
     int n = snprintf(out, len, "%s.XXXXXX%s", path, suffix);
@@ -362,26 +192,27 @@ int rtc_run(char *const argv[], const char *log, char *err, size_t errlen)
 
 int rtc_build(char *argv[], int out_arg, const char *path, char *err, size_t errlen)
 {
-    char tmp[4200], log[4200];
-    if (rtc_temp(path, "", tmp, sizeof tmp, err, errlen) != 0)
+    char scratch[PATH_MAX], stem[PATH_MAX + 8], tmp[PATH_MAX + 32], log[PATH_MAX + 32], kept[4200];
+    const char *slash = strrchr(path, '/');
+    snprintf(stem, sizeof stem, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    if (rtc_scratch_open(stem, scratch, sizeof scratch, err, errlen) != 0)
         return -1;
-    if (rtc_temp(path, ".log", log, sizeof log, err, errlen) != 0) {
-        unlink(tmp);
-        return -1;
+    snprintf(stem, sizeof stem, "%s/out", scratch);
+    int rc = rtc_temp(stem, "", tmp, sizeof tmp, err, errlen) || rtc_temp(stem, ".log", log, sizeof log, err, errlen)
+                 ? -1
+                 : 0;
+    if (rc == 0) {
+        argv[out_arg] = tmp;
+        rc = rtc_run(argv, log, err, errlen);
     }
-    argv[out_arg] = tmp;
-    int rc = rtc_run(argv, log, err, errlen);
-    if (rc == 0 && rename(tmp, path) != 0) {
-        snprintf(err, errlen, "rename(%.300s): %s", tmp, strerror(errno));
+    if (rc == 0 && rtc_seal(tmp, path, err, errlen) != 0)
         rc = -1;
-    }
-    unlink(tmp);
-    if (rc > 0) {
+    /* A failed compile's log stays, beside the product it did not make. */
+    if (rc > 0 && rtc_keep(log, path, ".log", kept, sizeof kept) == 0) {
         size_t used = strlen(err);
-        snprintf(err + used, errlen - used, " (log: %s)", log);
-    } else {
-        unlink(log);
+        snprintf(err + used, errlen - used, " (log: %s)", kept);
     }
+    rtc_scratch_close(scratch);
     return rc;
 }
 

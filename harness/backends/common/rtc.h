@@ -1,7 +1,8 @@
 /* rtc.h: run-time kernel compiles shared by every backend, so users' own kernels run
  * without rebuilding the harness: may the prebuilt product serve this source (only the very
- * file it was built from), where does a run-time product go (a per-user cache keyed by the
- * source's content), running a compiler without a shell, and naming the binary that ran.
+ * file it was built from), where does a run-time product go (a per-user cache named by the
+ * SHA-256 of what the build reads, each product sealed: rtc_cache.c), running a compiler
+ * without a shell, and naming the binary that ran.
  * It knows no GPU API and never decides a verdict: callers map failures to their status. */
 #ifndef HB_RTC_H
 #define HB_RTC_H
@@ -9,6 +10,7 @@
 #include <stddef.h>
 
 #include "backend.h"
+#include "sha256.h"
 
 /* Whether s's source is one the project ships: its real path is
  * <root>/kernels/<folder>/<file name>, root being $HB_ROOT or build_dir/.., folder the
@@ -22,21 +24,42 @@ int rtc_shipped(const struct hb_kernel_spec *s);
 int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ext, char *path, size_t len, char *err,
                  size_t errlen);
 
-/* <cache>/<backend>/<hash><ext>, the hash over the source's real path and content (never its
- * time stamps), key (compiler, flags and target) and this backend's own build, so a rebuilt
- * backend never reuses stale objects. cache is $XDG_CACHE_HOME/gpu-harness,
- * ~/.cache/gpu-harness, or build_dir/kernels/runtime when neither can be created; a cache
- * folder that is a symbolic link, owned by another user or writable by others is refused (an
- * error). Returns 1 when the object is already there and every file its build recorded
- * (rtc_deps_save) is unchanged, 0 when it must be compiled, -1 on error (err). */
+/* The run-time compile cache (rtc_cache.c). Its folder for a backend: $XDG_CACHE_HOME/
+ * gpu-harness/<backend>, ~/.cache/gpu-harness/<backend>, or build_dir/kernels/runtime/
+ * <backend> when neither can be created; one that is a symbolic link, owned by another user
+ * or writable by others is refused. 0, or -1 with err. */
+int rtc_cache_dir(const struct hb_kernel_spec *s, const char *backend, char *dir, size_t len, char *err, size_t errlen);
+
+/* dir/<first 32 hex digits of digest><ext> into path: 1 when that product is there and sound (rtc_product_ok), 0
+ * when it must be built, -1 when the name does not fit. */
+int rtc_cache_name(const char *dir, const unsigned char digest[SHA256_BYTES], const char *ext, char *path, size_t len);
+
+/* The product of s in the cache, named by the SHA-256 of the source's real path and content
+ * (never its time stamps), key (compiler, flags and target) and this backend's own build, so
+ * a rebuilt backend never reuses stale objects. The headers it includes are not in the name:
+ * a backend that can preprocess names its products by the preprocessed text instead
+ * (rtc_cache_name). Returns as rtc_cache_name, or -1 with err. */
 int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key, const char *ext, char *path,
                    size_t len, char *err, size_t errlen);
 
-/* Records the files a build read, from a make-style depfile (gcc -MMD -MF), each with its
- * content hash, as "<path>.deps" next to the product: rtc_cache_path then rebuilds when one
- * of them (a header the source includes) has changed. Call it before renaming the product
- * into place. 0, or -1 with err. */
-int rtc_deps_save(const char *path, const char *depfile, char *err, size_t errlen);
+/* Whether a cached product may be used: a regular file (no link), ours, writable by no one
+ * else, whose SHA-256 is the one its seal (<path>.sha256, ours too) recorded when it was
+ * built. Anything else (an empty or damaged object, a planted one) is built again. */
+int rtc_product_ok(const char *path);
+
+/* Seals the finished product tmp (its SHA-256 into <final>.sha256, group and other write
+ * taken away) and renames it to final, seal first. 0, or -1 with err. */
+int rtc_seal(const char *tmp, const char *final, char *err, size_t errlen);
+
+/* One build's scratch folder, <dir>/tmp.<host>.<pid>.XXXXXX, into out, made after removing
+ * those of processes on this host that no longer run: a build killed by --timeout leaves its
+ * folder, the next build anywhere in the cache removes it. 0, or -1 with err. */
+int rtc_scratch_open(const char *dir, char *out, size_t len, char *err, size_t errlen);
+/* Removes the scratch folder and every file in it ("" : nothing). */
+void rtc_scratch_close(const char *scratch);
+/* Moves file (a log to keep) out of a scratch folder to a new <path>.XXXXXX<suffix>, named in
+ * out. 0, or -1 (out ""). */
+int rtc_keep(const char *file, const char *path, const char *suffix, char *out, size_t len);
 
 /* Creates a new empty file "<path>.XXXXXX<suffix>" (mkstemps: O_EXCL, mode 0600, a name no
  * one can predict) and names it in out: run-time compiles write only such files before
@@ -48,10 +71,11 @@ int rtc_temp(const char *path, const char *suffix, char *out, size_t len, char *
  * failed, err holds its first error line. -1: it could not be run at all, err says why. */
 int rtc_run(char *const argv[], const char *log, char *err, size_t errlen);
 
-/* Compiles into a cache path: argv[out_arg] (a placeholder) becomes a temporary (rtc_temp)
- * that is renamed to `path` on success, so children compiling the same kernel never see a
- * partial object. The compiler's output goes to a temporary log, removed on success and kept
- * (its name in err) on failure. Returns as rtc_run. */
+/* Compiles into a cache path: argv[out_arg] (a placeholder) becomes a temporary in a scratch
+ * folder (rtc_scratch_open) that is sealed and renamed to `path` on success, so children
+ * compiling the same kernel never see a partial object. The compiler's output goes to a log
+ * there, dropped on success and kept beside path (its name in err) on failure. Returns as
+ * rtc_run. */
 int rtc_build(char *argv[], int out_arg, const char *path, char *err, size_t errlen);
 
 /* The first line of text that says "error" in any case (else its first line), trimmed, into

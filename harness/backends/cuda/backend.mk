@@ -30,6 +30,8 @@ BACKEND_NOTES += cuda:built
 $(BUILD)/backends/hb_cuda.so: harness/backends/cuda/cu_backend.c harness/backends/cuda/cu_module.c \
                               harness/backends/cuda/cu_info.c harness/backends/cuda/cu_info.h \
                               harness/backends/cuda/cu_internal.h harness/backends/common/rtc.c \
+                              harness/backends/common/rtc_cache.c harness/backends/common/sha256.c \
+                              harness/backends/common/sha256.h \
                               harness/backends/common/rtc.h harness/backends/common/hbc.h \
                               harness/backends/common/entry_name.h harness/abi/backend.h
 	@mkdir -p $(dir $@)

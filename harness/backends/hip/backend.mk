@@ -82,7 +82,8 @@ endif
 
 # The runtime backend's sources on either platform (nvidia.mk adds its driver forwarder).
 HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/hip/hip_rtc.c \
-              harness/backends/common/rtc.c harness/backends/hip/hip_rtc.h \
+              harness/backends/common/rtc.c harness/backends/common/rtc_cache.c \
+              harness/backends/common/sha256.c harness/backends/common/sha256.h harness/backends/hip/hip_rtc.h \
               harness/backends/common/rtc.h harness/backends/common/hbc.h harness/abi/backend.h
 HIP_PLATFORM_STAMP := $(BUILD)/backends/hip-platform.stamp
 

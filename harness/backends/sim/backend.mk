@@ -6,7 +6,8 @@
 SIM_DIR  := harness/backends/sim
 SIM_CXX  := $(shell command -v g++ 2>/dev/null)
 SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_warp.c sim_call.c \
-              sim_check.c sim_load.c sim_build.c sim_elf.c sim_why.c sim_unroll.c) harness/backends/common/rtc.c
+              sim_check.c sim_load.c sim_build.c sim_elf.c sim_why.c sim_unroll.c) harness/backends/common/rtc.c \
+              harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
 # The device side, compiled into every kernel, and the runtime's own headers.
 SIM_PRELUDE := $(addprefix $(SIM_DIR)/,sim_abi.h sim_prelude.h sim_hooks.h sim_atomic.h \
                  sim_math.h sim_vec.h sim_half.h sim_cg.h sim_wrap.cc) \
@@ -55,7 +56,7 @@ BACKEND_TARGETS += $(BUILD)/backends/hb_sim.so $(SIM_UNROLL) $(SIM_VOLATILE) $(S
 BACKEND_NOTES += sim:built
 
 $(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
-                             harness/backends/common/rtc.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
+                             harness/backends/common/rtc.h harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
 
@@ -101,6 +102,6 @@ endif
 .PHONY: sim-san
 sim-san: $(BUILD)/san/backends/hb_sim.so
 $(BUILD)/san/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
-                                 harness/backends/common/rtc.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
+                                 harness/backends/common/rtc.h harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) $(SAN_FLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread

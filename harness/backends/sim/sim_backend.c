@@ -2,7 +2,9 @@
  * CPU at warp width 4 to 64, blocks spread over one worker per core (HB_SIM_THREADS), under
  * HB_SIM_SCHEDULE = mixed:SEED (default, seed 0), lockstep or random:SEED, every access of
  * kernel code checked against the launch's buffers (faults()). Buffers are host memory. No
- * timing model, no device API beyond sim_prelude.h. */
+ * timing model, no device API beyond sim_prelude.h. HB_SIM_DEVICES=N (1 to 8, default 1)
+ * offers N identical devices, so what the core does per device (--devices all, --device K)
+ * is tested without N GPUs. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -46,12 +48,25 @@ static int sim_cores(void)
     return n < 1 ? 1 : n > SIM_MAX_THREADS ? SIM_MAX_THREADS : (int)n;
 }
 
-static int sim_list_devices(struct hb_device_info *out, int max, char *err, size_t errlen)
+#define SIM_MAX_DEVICES 8
+
+/* HB_SIM_DEVICES, or 1; -1 with err when it is not a count from 1 to SIM_MAX_DEVICES. */
+static int sim_device_count(char *err, size_t errlen)
 {
-    (void)err;
-    (void)errlen;
-    if (max < 1)
+    const char *v = getenv("HB_SIM_DEVICES");
+    if (!v || !*v)
         return 1;
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end || n < 1 || n > SIM_MAX_DEVICES) {
+        snprintf(err, errlen, "HB_SIM_DEVICES=%s: expected a number of devices from 1 to %d", v, SIM_MAX_DEVICES);
+        return -1;
+    }
+    return (int)n;
+}
+
+static void sim_device_info(struct hb_device_info *out)
+{
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "SIMT emulator (%d cores)", sim_cores());
     snprintf(out->driver, sizeof out->driver, "hb_sim ABI %d, runtime built by gcc %s", SIM_ABI_VERSION, __VERSION__);
@@ -60,7 +75,14 @@ static int sim_list_devices(struct hb_device_info *out, int max, char *err, size
         out->widths[i].width = sim_widths[i]; /* env stays "": the width is an open() argument */
     out->global_mem_bytes = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
     out->shared_mem_per_block = SIM_SHARED_BYTES;
-    return 1;
+}
+
+static int sim_list_devices(struct hb_device_info *out, int max, char *err, size_t errlen)
+{
+    int n = sim_device_count(err, errlen);
+    for (int i = 0; i < n && i < max; i++)
+        sim_device_info(&out[i]);
+    return n;
 }
 
 /* Takes blocks until none are left; the first failing block stops the launch. */
@@ -191,8 +213,11 @@ static int sim_read_env(struct hb_ctx *c)
 static int sim_open(hb_ctx **out, int device, int width, char *err, size_t errlen)
 {
     *out = NULL;
-    if (device != 0) {
-        snprintf(err, errlen, "sim: no device %d (the emulator is device 0)", device);
+    int devices = sim_device_count(err, errlen);
+    if (devices < 0)
+        return HB_ERROR;
+    if (device < 0 || device >= devices) {
+        snprintf(err, errlen, "sim: no device %d (the emulator has %d: HB_SIM_DEVICES)", device, devices);
         return HB_ERROR;
     }
     int ok = 0;

@@ -3,10 +3,12 @@
  * the entry wrapped (sim_wrap.cc) for C++ names, templates and declared parameters, and
  * `extern __shared__` arrays defined at link time as dynamic shared memory. A failed build
  * gets its unmodelled feature named (sim_why.c). No dlopen here. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rtc.h"
@@ -149,9 +151,10 @@ static int sim_dynamic_shared(const struct sim_flavour *f, const char *obj, cons
     return 1;
 }
 
-/* The temporaries of one build, all made by rtc_temp next to the product. */
+/* The temporaries of one build, all in its scratch folder (rtc_scratch_open). */
 struct sim_temps {
-    char pre[4200], ii[4200], obj[4200], defs[4200], tmp[4200], log[4200], deps[4200];
+    char scratch[4200];
+    char pre[4200], ii[4200], obj[4200], defs[4200], tmp[4200], log[4200];
     char u_obj[4200], u_tmp[4200], u_log[4200]; /* the unchecked copy's */
 };
 
@@ -178,9 +181,6 @@ static int sim_unchecked(const struct sim_flavour *f, const char *path, struct s
     if (calls != 0)
         return calls < 0 ? -1 : 0;
     if (sim_unchecked_path(path, upath, sizeof upath) != 0 ||
-        rtc_temp(path, ".unchecked.o", t->u_obj, sizeof t->u_obj, err, errlen) != 0 ||
-        rtc_temp(path, ".unchecked.so", t->u_tmp, sizeof t->u_tmp, err, errlen) != 0 ||
-        rtc_temp(path, ".unchecked.log", t->u_log, sizeof t->u_log, err, errlen) != 0 ||
         sim_compile_argv(f, 0, t->ii, t->u_obj, words, sizeof words, argv) < 0)
         return -1;
     int rc = rtc_run(argv, t->u_log, err, errlen);
@@ -188,15 +188,11 @@ static int sim_unchecked(const struct sim_flavour *f, const char *path, struct s
         rc = sim_link(t->u_obj, defs ? t->defs : NULL, t->u_tmp, t->u_log, err, errlen);
     if (rc != 0) /* a compiler's complaint: no copy, the repeats run checked */
         return rc < 0 ? -1 : (err[0] = '\0', 0);
-    if (rename(t->u_tmp, upath) != 0) {
-        snprintf(err, errlen, "rename(%.300s): %s", t->u_tmp, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return rtc_seal(t->u_tmp, upath, err, errlen);
 }
 
-/* Preprocess, rewrite the unroll pragmas, compile: 0, or as rtc_run. */
-static int sim_compile(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
+/* Preprocess f into t->pre: what the cache key is made of. 0, or as rtc_run. */
+static int sim_preprocess(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
 {
     char words[4096], entry[1200], *argv[SIM_MAX_WORDS];
     int at, n = sim_preprocess_argv(f, words, sizeof words, argv, entry, sizeof entry, &at);
@@ -205,10 +201,15 @@ static int sim_compile(const struct sim_flavour *f, struct sim_temps *t, char *e
         return -1;
     }
     argv[at] = t->pre;
-    /* The files the compile reads, so an edited header rebuilds it (rtc_deps_save). */
-    argv[at + 1] = "-MMD", argv[at + 2] = "-MF", argv[at + 3] = t->deps, argv[at + 4] = NULL;
-    int rc = rtc_run(argv, t->log, err, errlen);
-    if (rc != 0 || (rc = sim_unroll_file(t->pre, t->ii, err, errlen)) != 0)
+    return rtc_run(argv, t->log, err, errlen);
+}
+
+/* Rewrite the unroll pragmas of t->pre, compile: 0, or as rtc_run. */
+static int sim_compile(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
+{
+    char words[4096], *argv[SIM_MAX_WORDS];
+    int rc = sim_unroll_file(t->pre, t->ii, err, errlen);
+    if (rc != 0)
         return rc;
     if (sim_compile_argv(f, 1, t->ii, t->obj, words, sizeof words, argv) < 0) {
         snprintf(err, errlen, "too many compiler flags");
@@ -217,17 +218,10 @@ static int sim_compile(const struct sim_flavour *f, struct sim_temps *t, char *e
     return rtc_run(argv, t->log, err, errlen);
 }
 
-/* Compile, define dynamic shared memory, link, rename into place. Returns as rtc_run, or 2
+/* Compile, define dynamic shared memory, link, seal into place. Returns as rtc_run, or 2
  * when the kernel's dynamic shared memory has no size (err says so). */
 static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_temps *t, char *err, size_t errlen)
 {
-    if (rtc_temp(path, ".ii", t->pre, sizeof t->pre, err, errlen) != 0 ||
-        rtc_temp(path, ".unrolled.ii", t->ii, sizeof t->ii, err, errlen) != 0 ||
-        rtc_temp(path, ".o", t->obj, sizeof t->obj, err, errlen) != 0 ||
-        rtc_temp(path, ".s", t->defs, sizeof t->defs, err, errlen) != 0 ||
-        rtc_temp(path, ".so", t->tmp, sizeof t->tmp, err, errlen) != 0 ||
-        rtc_temp(path, ".d", t->deps, sizeof t->deps, err, errlen) != 0)
-        return -1;
     int rc = sim_compile(f, t, err, errlen);
     if (rc != 0)
         return rc;
@@ -236,64 +230,109 @@ static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_t
         return 2;
     /* Two steps like make: linking with -fsanitize=thread would pull in TSan's runtime. */
     rc = sim_link(t->obj, defs ? t->defs : NULL, t->tmp, t->log, err, errlen);
-    if (rc == 0 &&
-        (sim_unchecked(f, path, t, defs, err, errlen) != 0 || rtc_deps_save(path, t->deps, err, errlen) != 0))
+    if (rc == 0 && (sim_unchecked(f, path, t, defs, err, errlen) != 0 || rtc_seal(t->tmp, path, err, errlen) != 0))
         rc = -1;
-    if (rc == 0 && rename(t->tmp, path) != 0) {
-        snprintf(err, errlen, "rename(%.300s): %s", t->tmp, strerror(errno));
-        rc = -1;
-    }
     return rc;
 }
 
-/* The cache key: everything that decides the product besides the source itself. */
-static void sim_key(const struct sim_flavour *f, char *key, size_t len)
+/* Everything that decides the product besides the preprocessed source: the flags and
+ * steps after it, and this backend's own build (its unroll rewriter, its loader). */
+static void sim_key(const struct sim_flavour *f, struct sha256 *h)
 {
-    char tool[6000];
+    char tool[6000], key[8192];
+    struct stat self = {0};
+    Dl_info me;
     sim_build_tool(f, tool, sizeof tool);
-    snprintf(key, len, "%s | unroll pragmas for g++ | link %s | shared %u | gcc %s | unchecked copy: %s", tool,
+    snprintf(key, sizeof key, "%s | unroll pragmas for g++ | link %s | shared %u | gcc %s | unchecked copy: %s", tool,
              SIM_KERNEL_LINK, f->s->shared_bytes, __VERSION__, SIM_KERNEL_UNCHECKED_FLAGS);
+    if (dladdr((void *)sim_key, &me) && me.dli_fname)
+        (void)stat(me.dli_fname, &self);
+    sha256_update(h, key, strlen(key) + 1);
+    sha256_update(h, &self.st_mtim, sizeof self.st_mtim);
+}
+
+/* One build's scratch folder and the temporaries in it (rtc_temp names). 0, or -1 with err. */
+static int sim_temps_open(const char *dir, struct sim_temps *t, char *err, size_t errlen)
+{
+    char stem[4208];
+    if (rtc_scratch_open(dir, t->scratch, sizeof t->scratch, err, errlen) != 0)
+        return -1;
+    snprintf(stem, sizeof stem, "%s/k", t->scratch);
+    char *names[] = {t->log, t->pre, t->ii, t->obj, t->defs, t->tmp, t->u_obj, t->u_tmp, t->u_log};
+    const char *ext[] = {".log", ".ii", ".unrolled.ii", ".o", ".s", ".so", ".unchecked.o", ".unchecked.so", ".u.log"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (rtc_temp(stem, ext[i], names[i], sizeof t->log, err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+/* The product's name: the SHA-256 of the preprocessed source and sim_key. 1 when it is in
+ * the cache, sound, and so is its unchecked copy if it has one; 0 when it must be built. */
+static int sim_lookup(const struct sim_flavour *f, const char *dir, const struct sim_temps *t, char *path, size_t len,
+                      char *err, size_t errlen)
+{
+    struct sha256 h;
+    unsigned char d[SHA256_BYTES];
+    char upath[4200];
+    sha256_init(&h);
+    sim_key(f, &h);
+    if (sha256_file(&h, t->pre, err, errlen) != 0)
+        return -1;
+    sha256_final(&h, d);
+    int have = rtc_cache_name(dir, d, ".so", path, len);
+    if (have < 0)
+        snprintf(err, errlen, "cache path too long in %.300s", dir);
+    if (have > 0 && sim_unchecked_path(path, upath, sizeof upath) == 0 && access(upath, F_OK) == 0 &&
+        !rtc_product_ok(upath))
+        have = 0;
+    return have;
+}
+
+/* What a failed build says: the feature the emulator lacks (sim_why), its log kept beside
+ * the cache's products. The status. */
+static int sim_failed(struct hb_ctx *c, const struct sim_flavour *f, const char *dir, struct sim_temps *t, int rc,
+                      const char *err)
+{
+    char kept[4200], why[1024], stem[4200];
+    if (rc == 2 || rc < 0) {
+        if (rc == 2)
+            sim_err(c, "%s", err);
+        else
+            sim_err(c, "run-time compile of %s: %s", f->s->source_path, err);
+        return HB_ERROR;
+    }
+    const char *base = strrchr(f->s->source_path, '/');
+    snprintf(stem, sizeof stem, "%s/%s", dir, base ? base + 1 : f->s->source_path);
+    if (rtc_keep(t->log, stem, ".log", kept, sizeof kept) != 0)
+        snprintf(kept, sizeof kept, "%s", t->log);
+    sim_why(f, kept, err, why, sizeof why);
+    sim_err(c, "%s", why);
+    return f->user ? HB_ERROR : HB_UNSUPPORTED;
 }
 
 int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen)
 {
-    char key[8192], err[1024];
-    log[0] = '\0';
-    sim_key(f, key, sizeof key);
-    int have = rtc_cache_path(f->s, "sim", key, ".so", path, len, err, sizeof err);
-    if (have != 0) {
-        if (have < 0)
-            sim_err(c, "%s", err);
-        return have < 0 ? HB_ERROR : HB_OK;
-    }
+    char dir[2048], err[1024] = "";
     struct sim_temps t;
     memset(&t, 0, sizeof t);
-    int rc = rtc_temp(path, ".log", t.log, sizeof t.log, err, sizeof err) == 0 ? sim_steps(f, path, &t, err, sizeof err)
-                                                                               : -1;
-    const char *temps[] = {t.pre, t.ii, t.obj, t.defs, t.tmp, t.deps, t.u_obj, t.u_tmp, t.u_log};
-    for (size_t i = 0; i < sizeof temps / sizeof temps[0]; i++)
-        if (temps[i][0])
-            unlink(temps[i]);
-    if (rc == 2) {
+    log[0] = '\0';
+    if (rtc_cache_dir(f->s, "sim", dir, sizeof dir, err, sizeof err) != 0) {
         sim_err(c, "%s", err);
         return HB_ERROR;
     }
-    if (rc > 0) {
-        char why[1024];
-        sim_why(f, t.log, err, why, sizeof why);
-        sim_err(c, "%s", why);
-        return f->user ? HB_ERROR : HB_UNSUPPORTED;
-    }
-    if (rc < 0) {
-        if (t.log[0])
-            unlink(t.log);
-        sim_err(c, "run-time compile of %s: %s", f->s->source_path, err);
-        return HB_ERROR;
-    }
+    int rc = sim_temps_open(dir, &t, err, sizeof err);
+    if (rc == 0)
+        rc = sim_preprocess(f, &t, err, sizeof err);
+    int have = rc == 0 ? sim_lookup(f, dir, &t, path, len, err, sizeof err) : 0;
+    if (have < 0)
+        rc = -1;
+    else if (rc == 0 && !have)
+        rc = sim_steps(f, path, &t, err, sizeof err);
     /* Users' warnings are not fatal, but stay readable next to the product. */
-    if (access(t.log, F_OK) == 0 && sim_file_size(t.log) > 0)
-        snprintf(log, loglen, "%s", t.log);
-    else
-        unlink(t.log);
-    return HB_OK;
+    if (rc == 0 && !have && sim_file_size(t.log) > 0)
+        rtc_keep(t.log, path, ".log", log, loglen);
+    if (rc != 0)
+        rc = sim_failed(c, f, dir, &t, rc, err);
+    rtc_scratch_close(t.scratch);
+    return rc;
 }

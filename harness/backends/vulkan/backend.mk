@@ -23,10 +23,11 @@ else
 BACKEND_TARGETS += $(BUILD)/backends/hb_vulkan.so $(VK_SPV)
 BACKEND_NOTES += vulkan:built
 
-$(BUILD)/backends/hb_vulkan.so: $(VK_SRC) $(VK_HDR) harness/backends/common/rtc.c
+VK_RTC     := harness/backends/common/rtc.c harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
+$(BUILD)/backends/hb_vulkan.so: $(VK_SRC) $(VK_HDR) $(VK_RTC) harness/backends/common/sha256.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) $(VK_CFLAGS) -Iharness/backends/vulkan -Iharness/backends/common $(VK_SRC) \
-	    harness/backends/common/rtc.c -o $@ $(VK_LIBS)
+	    $(VK_RTC) -o $@ $(VK_LIBS)
 
 $(BUILD)/kernels/glsl/%.spv: kernels/vulkan/%.comp
 	@mkdir -p $(dir $@)
