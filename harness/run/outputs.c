@@ -15,7 +15,7 @@
 
 static FILE *open_output(const char *path, struct hb_err *err)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = out_open(path);
     if (!f)
         err_set(err, "%s: cannot write: %s", path, strerror(errno));
     return f;
