@@ -211,10 +211,27 @@ START_TEST(rerun_failed_selects_the_failing_rows_exactly)
 }
 END_TEST
 
+/* What a shard and a sanitized group re-run of the command line: the rest, in order. */
+START_TEST(a_command_line_without_options_keeps_the_rest_in_order)
+{
+    char *argv[] = {"run",           "--json",  "a.jsonl",    "-k",       "x",
+                    "--junit=b.xml", "--jsonx", "--sanitize", "memcheck", "last"};
+    const char *const drop[] = {"--json", "--junit", "--sanitize"};
+    char *out[10];
+    int n = cli_argv_without(10, argv, drop, 3, out);
+    ck_assert_int_eq(n, 4);
+    ck_assert_str_eq(out[0], "-k");
+    ck_assert_str_eq(out[1], "x");
+    ck_assert_str_eq(out[2], "--jsonx"); /* not --json: another option */
+    ck_assert_str_eq(out[3], "last");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cli");
     TCase *p = tcase_create("parse");
+    tcase_add_test(p, a_command_line_without_options_keeps_the_rest_in_order);
     tcase_add_test(p, opt_equals_value_is_the_same_as_opt_space_value);
     tcase_add_test(p, repeats_and_comma_lists_accumulate);
     tcase_add_test(p, usage_errors_name_the_option);

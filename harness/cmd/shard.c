@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "loader.h"
 #include "merge.h"
 #include "probe.h"
@@ -30,23 +31,11 @@ static volatile sig_atomic_t shard_signal;
 
 static void shard_on_signal(int sig) { shard_signal = sig; }
 
-/* Whether argv[i] is one of the options a shard must not inherit (reports, the baseline
- * record and the gate are the merge's: a shard holds only its device's results, --devices is
- * this very split, each shard traces into a file of its own); *skip says whether its value
- * is the next word. */
-static int shard_drops(const char *a, int *skip)
-{
-    static const char *const dropped[] = {"--devices", "--junit",  "--json",   "--html",
-                                          "--trace",   "--record", "--compare"};
-    for (size_t k = 0; k < sizeof dropped / sizeof dropped[0]; k++) {
-        size_t n = strlen(dropped[k]);
-        if (!strncmp(a, dropped[k], n) && (a[n] == 0 || a[n] == '=')) {
-            *skip = a[n] == 0;
-            return 1;
-        }
-    }
-    return 0;
-}
+/* The options a shard must not inherit: reports, the baseline record and the gate are the
+ * merge's (a shard holds only its device's results), --devices is this very split, and each
+ * shard traces into a file of its own. */
+static const char *const shard_dropped[] = {"--devices", "--junit",  "--json",   "--html",
+                                            "--trace",   "--record", "--compare"};
 
 /* The child side of shard k: its own process group, death with the parent, then exec. */
 static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
@@ -63,13 +52,7 @@ static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
     char **args = xcalloc((size_t)o->argc + 14, sizeof *args);
     int m = 0;
     args[m++] = exe;
-    for (int i = 1; i < o->argc; i++) {
-        int skip = 0;
-        if (shard_drops(o->argv[i], &skip))
-            i += skip;
-        else
-            args[m++] = o->argv[i];
-    }
+    m += cli_argv_without(o->argc, o->argv, shard_dropped, sizeof shard_dropped / sizeof *shard_dropped, args + m);
     char *extra[] = {"--shard", shard, "--device", device, "--json", (char *)file, "--quiet", "--jobs", jobs};
     size_t n_extra = sizeof extra / sizeof extra[0] - (o->jobs ? 2 : 0);
     for (size_t e = 0; e < n_extra; e++)

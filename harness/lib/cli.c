@@ -25,6 +25,24 @@ int cli_list(const char *value, const char **list, int *n, int max)
     return rc;
 }
 
+int cli_argv_without(int argc, char **argv, const char *const *drop, int n_drop, char **out)
+{
+    int m = 0;
+    for (int i = 1; i < argc; i++) {
+        int dropped = 0;
+        for (int k = 0; k < n_drop && !dropped; k++) {
+            size_t n = strlen(drop[k]);
+            if (!strncmp(argv[i], drop[k], n) && (argv[i][n] == 0 || argv[i][n] == '=')) {
+                dropped = 1;
+                i += argv[i][n] == 0; /* its value is the next word */
+            }
+        }
+        if (!dropped)
+            out[m++] = argv[i];
+    }
+    return m;
+}
+
 /* Prints text wrapped at `width` columns, continuation lines indented by `indent`. */
 static void cli_wrap(FILE *out, const char *text, int indent, int width)
 {

@@ -25,6 +25,11 @@ int cli_parse(int argc, char **argv, const char *usage, const struct cli_opt *op
               struct hb_err *err);
 void cli_help(FILE *out, const char *usage, const struct cli_opt *opts);
 
+/* Copies argv[1..argc) into out, without the long options named in drop[0..n_drop) (as
+ * "--opt value" or "--opt=value"): how a re-run of this command line (a shard, a sanitized
+ * group) leaves out what it must not inherit. Returns the words copied. */
+int cli_argv_without(int argc, char **argv, const char *const *drop, int n_drop, char **out);
+
 /* Splits a comma list into at most max copies (strdup'd), appended at list[*n]. -1 when
  * there are too many or an item is empty. */
 int cli_list(const char *value, const char **list, int *n, int max);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "runner.h"
 
 void san_exec(const struct run_ctx *cx, const struct group *g, int start, int fd, const char *log)
@@ -36,15 +37,8 @@ void san_exec(const struct run_ctx *cx, const struct group *g, int start, int fd
     argv[n++] = "--report-api-errors";
     argv[n++] = "no";
     argv[n++] = exe;
-    for (int i = 1; i < o->argc; i++) {
-        if (!strcmp(o->argv[i], "--sanitize")) {
-            i++;
-            continue;
-        }
-        if (!strncmp(o->argv[i], "--sanitize=", 11))
-            continue;
-        argv[n++] = o->argv[i];
-    }
+    static const char *const not_inherited[] = {"--sanitize"}; /* the child is the sanitized group */
+    n += cli_argv_without(o->argc, o->argv, not_inherited, 1, argv + n);
     argv[n++] = "--group-child";
     argv[n++] = spec;
     execvp(tool, argv);
