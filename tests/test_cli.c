@@ -190,7 +190,7 @@ START_TEST(rerun_failed_selects_the_failing_rows_exactly)
     fclose(f);
     struct sel_set s = {0};
     struct hb_err err = {{0}};
-    ck_assert_int_eq(sel_add_failed(&s, path, &err), 2);
+    ck_assert_int_eq(sel_add_failed(&s, path, NULL, &err), 2);
     /* Exact, not globs: brackets in names are letters; the device is matched by its name. */
     struct sel_key failed = {"sim", 5, "SIMT emulator [a]", 32, "cuda", "k", "c[1]"};
     struct sel_key glob_twin = {"sim", 0, "SIMT emulator [a]", 32, "cuda", "k", "c1"};
@@ -204,7 +204,7 @@ START_TEST(rerun_failed_selects_the_failing_rows_exactly)
     sel_free(&s);
     /* Without its end record (a killed run) the file proves nothing: refused. */
     ck_assert_int_eq(truncate(path, cut), 0);
-    ck_assert_int_eq(sel_add_failed(&s, path, &err), -1);
+    ck_assert_int_eq(sel_add_failed(&s, path, NULL, &err), -1);
     ck_assert_msg(strstr(err.msg, "no end record"), "%s", err.msg);
     sel_free(&s);
     t_rmtree(dir);

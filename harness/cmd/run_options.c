@@ -32,6 +32,8 @@ void run_opts_free(struct run_opts *o)
     for (int i = 0; i < o->n_case_globs; i++)
         free((char *)o->case_globs[i]);
     sel_free(&o->ids);
+    free(o->rerun_header);
+    o->rerun_header = NULL;
     o->n_backends = o->n_kernel_globs = o->n_case_globs = 0;
 }
 
@@ -160,7 +162,8 @@ static int set_rerun(void *d, const char *v, struct hb_err *e)
     if (RO(d)->rerun_failed)
         return err_set(e, "given twice: one earlier run's results at a time"), -1;
     RO(d)->rerun_failed = v;
-    return sel_add_failed(&RO(d)->ids, v, e) < 0 ? -1 : 0;
+    RO(d)->rerun_header = xcalloc(1, sizeof *RO(d)->rerun_header);
+    return sel_add_failed(&RO(d)->ids, v, RO(d)->rerun_header, e) < 0 ? -1 : 0;
 }
 
 static int set_jobs(void *d, const char *v, struct hb_err *e)
@@ -250,8 +253,8 @@ static const struct cli_opt run_table[] = {
      "trailing fields optional (repeatable)"},
     {"list", 'l', NULL, set_list, "print the id of every result the run would make, one per line; run nothing"},
     {"rerun-failed", 0, "FILE", set_rerun,
-     "rerun exactly the FAIL, XPASS and ERROR results of an earlier run's --json FILE (give its --tier, "
-     "--cases or --manifest too)"},
+     "rerun exactly the FAIL, XPASS and ERROR results of an earlier run's --json FILE, with that run's own "
+     "tier or cases, manifests, schedule, known bugs and guard bands unless given here"},
     {"shrink", 0, NULL, set_shrink,
      "after the run, search each failing case for the smallest sizes that fail the same way and print "
      "a command that reruns that"},
@@ -328,6 +331,42 @@ static int run_check_together(const struct run_opts *o, struct hb_err *err)
     return 0;
 }
 
+/* A recorded path as the rerun must open it: relative ones were relative to the recorded run's
+ * folder. Rewritten in place (the header's room); "" stays "". */
+static const char *run_recorded_path(char *path, const char *cwd)
+{
+    if (path[0] && path[0] != '/' && cwd[0]) {
+        char joined[REP_PATH];
+        if (snprintf(joined, sizeof joined, "%s/%s", cwd, path) < (int)sizeof joined)
+            memcpy(path, joined, strlen(joined) + 1);
+    }
+    return path;
+}
+
+/* --rerun-failed FILE reruns FILE's failures from FILE's own selection: what its run was
+ * given (catalogue or tier, manifests, schedule, known bugs, guard bands) unless this command
+ * line says otherwise. The strings stay in h, which the options own. */
+static void run_take_recorded_selection(struct run_opts *o, struct run_header *h)
+{
+    if (!o->cases && !o->tier) {
+        if (h->cases[0])
+            o->cases = run_recorded_path(h->cases, h->cwd);
+        else if (h->tier[0])
+            o->tier = h->tier;
+    }
+    if (!o->n_manifests) {
+        for (int i = 0; i < h->n_manifests && i < RUN_MAX_LIST; i++)
+            o->manifests[o->n_manifests++] = run_recorded_path(h->manifests[i], h->cwd);
+        o->no_builtin |= h->only_manifest;
+    }
+    if (!o->schedule && h->schedule[0])
+        o->schedule = h->schedule;
+    if (!o->known_bugs && h->known_bugs[0])
+        o->known_bugs = run_recorded_path(h->known_bugs, h->cwd);
+    if (!o->guard_kib && h->guard_bytes > 0)
+        o->guard_kib = h->guard_bytes / 1024;
+}
+
 int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *err)
 {
     int first;
@@ -340,6 +379,8 @@ int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *
     }
     if (run_check_together(o, err))
         return -1;
+    if (o->rerun_header)
+        run_take_recorded_selection(o, o->rerun_header);
     if (o->rerun_failed && !o->ids.n) {
         /* Nothing failed: nothing to rerun, which is success (not "nothing ran"). */
         printf("harness: %s has no FAIL, XPASS or ERROR result: nothing to rerun\n", o->rerun_failed);

@@ -29,25 +29,26 @@ struct run_opts {
     int no_builtin; /* only --manifest kernels */
     int widths[RUN_MAX_LIST];
     int n_widths;
-    double timeout_s;         /* per case */
-    int repeats;              /* launches per case, >= 2 for the repeatability check */
-    const char *known_bugs;   /* known-bug list instead of cases/known-bugs */
-    const char *schedule;     /* emulator schedule, passed as HB_SIM_SCHEDULE */
-    int quiet;                /* only failures while running */
-    int jobs;                 /* workers at once (0: one per core) */
-    int maxfail;              /* stop after this many failures (0: never) */
-    int shard, shards;        /* run only cases whose ordinal % shards == shard (shards 0: all) */
-    int device;               /* only this device index of each backend, -1 for all */
-    int devices_all;          /* --devices all: one shard per device, merged */
-    int allow_empty;          /* a run where no case ran exits 0 instead of EXIT_NOTHING_RAN */
-    long guard_kib;           /* guard band before and after every buffer, KiB (0: the default) */
-    const char *sanitize;     /* run each group under compute-sanitizer: memcheck | racecheck */
-    const char *group_child;  /* internal, set by sanitize_exec: run one group and exit */
-    struct sel_set ids;       /* --id and --rerun-failed: only these results (empty: all) */
-    const char *rerun_failed; /* the JSON lines --rerun-failed read */
-    int list;                 /* --list: print the ids that would run, run nothing */
-    int shrink;               /* --shrink: shrink each failing case's sizes after the run */
-    int argc;                 /* the command line, re-run under the sanitizer */
+    double timeout_s;                /* per case */
+    int repeats;                     /* launches per case, >= 2 for the repeatability check */
+    const char *known_bugs;          /* known-bug list instead of cases/known-bugs */
+    const char *schedule;            /* emulator schedule, passed as HB_SIM_SCHEDULE */
+    int quiet;                       /* only failures while running */
+    int jobs;                        /* workers at once (0: one per core) */
+    int maxfail;                     /* stop after this many failures (0: never) */
+    int shard, shards;               /* run only cases whose ordinal % shards == shard (shards 0: all) */
+    int device;                      /* only this device index of each backend, -1 for all */
+    int devices_all;                 /* --devices all: one shard per device, merged */
+    int allow_empty;                 /* a run where no case ran exits 0 instead of EXIT_NOTHING_RAN */
+    long guard_kib;                  /* guard band before and after every buffer, KiB (0: the default) */
+    const char *sanitize;            /* run each group under compute-sanitizer: memcheck | racecheck */
+    const char *group_child;         /* internal, set by sanitize_exec: run one group and exit */
+    struct sel_set ids;              /* --id and --rerun-failed: only these results (empty: all) */
+    const char *rerun_failed;        /* the JSON lines --rerun-failed read */
+    struct run_header *rerun_header; /* its run's header: the selection a rerun takes from it */
+    int list;                        /* --list: print the ids that would run, run nothing */
+    int shrink;                      /* --shrink: shrink each failing case's sizes after the run */
+    int argc;                        /* the command line, re-run under the sanitizer */
     char **argv;
 };
 

@@ -65,7 +65,7 @@ int sel_parse(struct sel_set *s, const char *text, struct hb_err *err)
     return 0;
 }
 
-int sel_add_failed(struct sel_set *s, const char *path, struct hb_err *err)
+int sel_add_failed(struct sel_set *s, const char *path, struct run_header *recorded, struct hb_err *err)
 {
     struct jsonl_run run;
     int added = 0;
@@ -81,6 +81,8 @@ int sel_add_failed(struct sel_set *s, const char *path, struct hb_err *err)
         jsonl_run_free(&run);
         return -1;
     }
+    if (recorded && run.has_header)
+        *recorded = run.header;
     for (int i = 0; i < run.n; i++) {
         const struct rep_result *r = &run.results[i];
         if (!verdict_fails_run(r->verdict))

@@ -27,8 +27,10 @@ int sel_parse(struct sel_set *s, const char *text, struct hb_err *err);
 /* Adds an exact selector for each FAIL, XPASS and ERROR record of a JSON lines file (a group
  * row selects its whole group). Returns how many, or -1 with err: also for a file that is not
  * a whole run (jsonl_run_incomplete), holds no result, or is an interrupted run's with no
- * failure, where "nothing to rerun" would pass what was never judged. */
-int sel_add_failed(struct sel_set *s, const char *path, struct hb_err *err);
+ * failure, where "nothing to rerun" would pass what was never judged. `recorded` (may be
+ * NULL) gets the run's header: its selection, for the rerun to take. */
+struct run_header;
+int sel_add_failed(struct sel_set *s, const char *path, struct run_header *recorded, struct hb_err *err);
 void sel_free(struct sel_set *s);
 
 /* What is known of a (group, case) when asking: NULL strings and negative numbers match

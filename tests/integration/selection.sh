@@ -51,3 +51,14 @@ if [ -n "$(device_count sim)" ]; then
     else bad "--json - writes JSON lines alone to stdout" "$T/stdout"; fi
     [ -e ./- ] && bad "--junit - made a file named -" /dev/null
 fi
+
+echo "integration: --rerun-failed F alone reruns F's failures from F's own selection"
+if [ -n "$(device_count sim)" ]; then
+    SH=tests/data/shrink/shrink.manifest
+    "$H" run --backend sim --width 32 --manifest "$SH" --only-manifest --case 'edge_1[25]*,exact_9*' \
+        --json "$T/planted2.jsonl" --quiet >"$T/out" 2>&1
+    expect_exit 1 "--rerun-failed F with no other option, from another folder" -- \
+        env -C "$T" "$PWD/$H" run --rerun-failed "$T/planted2.jsonl" --json "$T/rerun2.jsonl"
+    json_check "it reran exactly F's failures, with F's manifest" "$T/rerun2.jsonl" \
+        "sorted((r['case'], r['verdict']) for r in recs) == [(c, 'FAIL') for c in ('edge_127x128x129', 'edge_128x129x1', 'edge_129x1x2')]"
+fi
