@@ -22,6 +22,7 @@ static const char usage[] =
     "  list      show backends, their devices and widths, and the kernels found\n"
     "  bench     speed of each kernel against the vendor library and a device copy, same run\n"
     "  merge     join --shard outputs into one report\n"
+    "  known-bugs  draft a known-bug list from a run's FAIL and ERROR results (--from RUN.jsonl)\n"
     "  version   version, git commit, build flags and backends built (also --version)\n"
     "  help      this text (also --help); help COMMAND: that command's options\n"
     "\n"
@@ -30,6 +31,7 @@ static const char usage[] =
     "            3 a backend asked for by name has no usable device; 4 no case ran\n";
 
 int bench_command(int argc, char **argv);
+int known_bugs_command(int argc, char **argv);
 
 /* run and list: argv[0] is the command. */
 static int run_command(int argc, char **argv, int full_argc, char **full_argv)
@@ -67,6 +69,8 @@ static int dispatch(int argc, char **argv, int full_argc, char **full_argv)
         return bench_command(argc, argv);
     if (!strcmp(cmd, "merge"))
         return merge_main(argc + 1, argv - 1);
+    if (!strcmp(cmd, "known-bugs"))
+        return known_bugs_command(argc, argv);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
         version_print(stdout);
         return EXIT_OK;
@@ -102,6 +106,6 @@ int main(int argc, char **argv)
         if (code >= 0)
             return code;
     }
-    fprintf(stderr, "harness: unknown command '%s' (run, list, bench, merge, version, help)\n", cmd);
+    fprintf(stderr, "harness: unknown command '%s' (run, list, bench, merge, known-bugs, version, help)\n", cmd);
     return EXIT_USAGE;
 }

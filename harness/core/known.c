@@ -1,5 +1,6 @@
-/* known.c: see known.h. Line format: backend device-glob kernel-glob case-glob reason...
- * (device globs may not contain spaces: use '*' for them). */
+/* known.c: see known.h. Line format: backend device-glob kernel-glob case-glob [width=GLOB]
+ * reason... (device globs may not contain spaces: use '*' for them); a line "[flakes]" makes
+ * the entries after it flaky. */
 #include "known.h"
 
 #include <errno.h>
@@ -9,14 +10,31 @@
 
 #include "infile.h"
 
-int known_parse_file(const char *path, struct known_set *set, struct hb_err *err)
+/* Parses one entry's text s: "backend device kernel case [width=GLOB] reason". */
+static int known_entry(char *s, struct known_bug *b)
 {
-    memset(set, 0, sizeof *set);
+    int used = 0;
+    if (sscanf(s, "%15s %127s %127s %127s %n", b->backend, b->device, b->kernel, b->cases, &used) != 4 || !s[used])
+        return -1;
+    s += used;
+    if (!strncmp(s, "width=", 6)) {
+        size_t n = strcspn(s + 6, " \t");
+        if (!n || n >= sizeof b->widths)
+            return -1;
+        memcpy(b->widths, s + 6, n);
+        s = str_trim(s + 6 + n);
+    }
+    snprintf(b->reason, sizeof b->reason, "%s", s);
+    return b->reason[0] ? 0 : -1;
+}
+
+int known_parse_file(const char *path, int required, struct known_set *set, struct hb_err *err)
+{
     FILE *f = infile_open(path, err);
     if (!f)
-        return errno == ENOENT ? (err->msg[0] = 0, 0) : -1; /* no list: no known bugs */
+        return errno == ENOENT && !required ? (err->msg[0] = 0, 0) : -1; /* no shipped list: no known bugs */
     char buf[1024];
-    int line = 0, rc = 0;
+    int line = 0, rc = 0, flaky = 0;
     while (!rc && fgets(buf, sizeof buf, f)) {
         line++;
         char *hash = strchr(buf, '#');
@@ -25,17 +43,19 @@ int known_parse_file(const char *path, struct known_set *set, struct hb_err *err
         char *s = str_trim(buf);
         if (!*s)
             continue;
+        if (!strcmp(s, "[flakes]")) {
+            flaky = 1;
+            continue;
+        }
         struct known_bug b;
         memset(&b, 0, sizeof b);
-        int used = 0;
-        if (sscanf(s, "%15s %127s %127s %127s %n", b.backend, b.device, b.kernel, b.cases, &used) != 4 || !s[used]) {
-            err_set(err, "%s:%d: expected: backend device-glob kernel-glob case-glob reason", path, line);
+        if (known_entry(s, &b)) {
+            err_set(err, "%s:%d: expected: backend device-glob kernel-glob case-glob [width=GLOB] reason", path, line);
             rc = -1;
             break;
         }
-        snprintf(b.reason, sizeof b.reason, "%s", s + used);
         snprintf(b.file, sizeof b.file, "%s", path);
-        b.line = line;
+        b.line = line, b.flaky = flaky;
         struct known_bug *grown = realloc(set->b, (size_t)(set->n + 1) * sizeof *grown);
         if (!grown) {
             err_set(err, "out of memory");
@@ -46,18 +66,18 @@ int known_parse_file(const char *path, struct known_set *set, struct hb_err *err
         set->b[set->n++] = b;
     }
     fclose(f);
-    if (rc)
-        known_free(set);
     return rc;
 }
 
-const struct known_bug *known_match(const struct known_set *set, const char *backend, const char *device,
+const struct known_bug *known_match(const struct known_set *set, const char *backend, const char *device, int width,
                                     const char *kernel, const char *case_name)
 {
+    char w[16];
+    snprintf(w, sizeof w, "%d", width);
     for (int i = 0; i < set->n; i++) {
         const struct known_bug *b = &set->b[i];
         if (!strcmp(b->backend, backend) && !fnmatch(b->device, device, 0) && !fnmatch(b->kernel, kernel, 0) &&
-            !fnmatch(b->cases, case_name, 0))
+            !fnmatch(b->cases, case_name, 0) && (!b->widths[0] || !fnmatch(b->widths, w, 0)))
             return b;
     }
     return NULL;

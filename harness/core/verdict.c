@@ -107,13 +107,15 @@ static enum hb_verdict verdict_judge(const struct cmp_result *r, int expected_ba
         v = judge_canary(r, expect, seen, why, why_len);
     else
         v = judge_off_width(r, seen, why, why_len);
+    if (bug && bug->flaky && v == V_PASS)
+        return V_PASS; /* a flake may pass */
     /* A listed bug that no longer shows is an XPASS: the list asks for its line to go. */
     if (bug && v == V_PASS) {
         snprintf(why, why_len, "known bug no longer reproduces: remove %.100s:%d", bug->file, bug->line);
         return V_XPASS;
     }
     if (bug && v == V_XFAIL)
-        snprintf(why, why_len, "known bug: %.200s", bug->reason);
+        snprintf(why, why_len, "%s: %.200s", bug->flaky ? "known flake" : "known bug", bug->reason);
     return v;
 }
 

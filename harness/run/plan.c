@@ -76,10 +76,12 @@ int plan_load(struct run_ctx *cx, struct hb_err *err)
     free(cases_path);
     if (rc)
         return rc;
-    char *known_path = o->known_bugs ? xstrdup(o->known_bugs) : path_join(path_root_dir(), "cases/known-bugs");
-    rc = known_parse_file(known_path, &cx->known, err);
+    /* --known-bugs adds to the shipped list, and must exist: a mistyped path is no silent
+     * empty list. */
+    char *known_path = path_join(path_root_dir(), "cases/known-bugs");
+    rc = known_parse_file(known_path, 0, &cx->known, err);
     free(known_path);
-    return rc;
+    return rc || !o->known_bugs ? rc : known_parse_file(o->known_bugs, 1, &cx->known, err);
 }
 
 void plan_free(struct run_ctx *cx)

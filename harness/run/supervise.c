@@ -52,7 +52,7 @@ static enum hb_verdict sup_verdict(const struct run_ctx *cx, const struct group 
 {
     char kernel_name[160];
     snprintf(kernel_name, sizeof kernel_name, "%s/%s", r->lang, r->kernel);
-    const struct known_bug *bug = known_match(&cx->known, r->backend, r->device, kernel_name, r->case_name);
+    const struct known_bug *bug = known_match(&cx->known, r->backend, r->device, r->width, kernel_name, r->case_name);
     int expected_bad = g->k ? kern_expected_bad(g->k, g->width.width) : 0;
     unsigned allowed = g->k && g->k->nondeterministic ? CLS_NONDET : 0;
     return verdict_case(&r->cmp, expected_bad, g->k ? g->k->expect : 0, allowed, bug, verdict_why, (unsigned)len);
