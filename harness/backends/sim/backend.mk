@@ -29,13 +29,20 @@ SIM_FMA := $(if $(and $(shell grep -qw fma /proc/cpuinfo 2>/dev/null && echo y),
 # A kernel whose code makes no volatile access also gets an unchecked copy (.unchecked.so,
 # the same preprocessed source without the instrumentation, five times faster on a tiled
 # SGEMM) for the repeats of a case whose first launch, checked, found nothing (sim_launch.c).
-SIM_KFLAGS_UNCHECKED := -x c++ -std=c++17 -O2 -g -fPIC -fno-exceptions -fno-rtti $(SIM_FMA) -ffp-contract=off \
+# The two copies, and any two kernels, share no state: a template's, an inline function's or
+# a static member's __shared__ array would be an STB_GNU_UNIQUE symbol, which the dynamic
+# linker resolves process-wide to the first object loaded that defines it (the checked copy's
+# shared memory, unpoisoned between the repeat's blocks and outside the range it is allowed).
+# -fno-gnu-unique makes those weak, and -Bsymbolic (SIM_KLINK) binds every object's references
+# to its own definitions first.
+SIM_KFLAGS_UNCHECKED := -x c++ -std=c++17 -O2 -g -fPIC -fno-gnu-unique -fno-exceptions -fno-rtti $(SIM_FMA) \
+              -ffp-contract=off \
               -Wall -Wextra -Wno-unknown-pragmas \
               -I$(abspath $(SIM_DIR)/include) -I$(abspath $(SIM_DIR))
 SIM_KFLAGS := $(SIM_KFLAGS_UNCHECKED) -fsanitize=thread --param=tsan-distinguish-volatile=1 \
               --param=tsan-instrument-func-entry-exit=0
 SIM_KWERROR := -Werror
-SIM_KLINK := -shared -Wl,-z,defs
+SIM_KLINK := -shared -Wl,-z,defs -Wl,-Bsymbolic
 # The same compiler and flags for kernels compiled at run time (sim_build.c), which also
 # includes the runtime header implicitly, as nvcc and hipcc do.
 SIM_RTC_DEFS := -DSIM_KERNEL_CXX='"$(SIM_CXX)"' -DSIM_KERNEL_FLAGS='"$(strip $(SIM_KFLAGS))"' \
