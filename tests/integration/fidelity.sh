@@ -1,6 +1,6 @@
 # tests/integration/fidelity.sh: where the emulator must judge a kernel as a GPU would (issue
 # 33): template shared memory per copy and poisoned before every block, the checked and
-# unchecked copies sharing no symbol.
+# unchecked copies sharing no symbol, failure lines without scalars a crashed case never had.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
 if [ -z "$(device_count sim)" ]; then
     skip "emulator fidelity checks" "sim backend not built"
@@ -32,4 +32,12 @@ else
     json_check "a template kernel reading shared memory it never wrote FAILs, its repeats on the same poison (wrong alone)" \
         "$T/unstaged.jsonl" \
         'len(recs) == 2 and all(r["verdict"] == "FAIL" and r["classes"] == "wrong" and ".unchecked.so" in r["binary"] for r in recs)'
+
+    echo "integration: failure lines show what the case ran with"
+    "$H" run --backend sim --width 32 --kernel cuda/fault_crash >"$T/out" 2>&1
+    if grep -q 'fault_crash:edge_1x2x3 .*\[1x2x3 uniform seed' "$T/out" && ! grep -q 'alpha 0' "$T/out"; then
+        ok "a crashed case's line gives no alpha to a kernel that takes none"
+    else
+        bad "a crashed case's line gives no alpha to a kernel that takes none" "$T/out"
+    fi
 fi
