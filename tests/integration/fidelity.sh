@@ -1,6 +1,7 @@
 # tests/integration/fidelity.sh: where the emulator must judge a kernel as a GPU would (issue
 # 33): template shared memory per copy and poisoned before every block, the checked and
-# unchecked copies sharing no symbol, failure lines without scalars a crashed case never had.
+# unchecked copies sharing no symbol, locals past a lane's stack named, failure lines without
+# scalars a crashed case never had.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
 if [ -z "$(device_count sim)" ]; then
     skip "emulator fidelity checks" "sim backend not built"
@@ -32,6 +33,12 @@ else
     json_check "a template kernel reading shared memory it never wrote FAILs, its repeats on the same poison (wrong alone)" \
         "$T/unstaged.jsonl" \
         'len(recs) == 2 and all(r["verdict"] == "FAIL" and r["classes"] == "wrong" and ".unchecked.so" in r["binary"] for r in recs)'
+
+    echo "integration: a lane's stack overflow names the limit"
+    fid --width 32 --kernel big_local_sgemm --case tile_64x64x64 --json "$T/big.jsonl"
+    json_check "a 96 KiB local array in a 1024-thread block: a crash naming the thread and the lane stack's size" \
+        "$T/big.jsonl" \
+        'len(recs) == 1 and recs[0]["verdict"] == "ERROR" and "crash" in recs[0]["classes"] and "of block (0,0,0) overflowed its " in recs[0]["why"] and "KiB stack, an emulator limit (88-120 KiB a thread" in recs[0]["why"]'
 
     echo "integration: failure lines show what the case ran with"
     "$H" run --backend sim --width 32 --kernel cuda/fault_crash >"$T/out" 2>&1
