@@ -1,7 +1,7 @@
-# tests/integration/fidelity.sh: where the emulator must judge a kernel as a GPU would (issue
-# 33): template shared memory per copy and poisoned before every block, the checked and
-# unchecked copies sharing no symbol, locals past a lane's stack named, failure lines without
-# scalars a crashed case never had.
+# tests/integration/fidelity.sh: where the emulator and lavapipe must judge a kernel as a GPU
+# would (issue 33): template shared memory per copy and poisoned before every block, the
+# checked and unchecked copies sharing no symbol, locals past a lane's stack named, failure
+# lines without scalars a crashed case never had, workgroup memory read before it is written.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
 if [ -z "$(device_count sim)" ]; then
     skip "emulator fidelity checks" "sim backend not built"
@@ -47,4 +47,24 @@ else
     else
         bad "a crashed case's line gives no alpha to a kernel that takes none" "$T/out"
     fi
+fi
+
+if [ -z "$(device_count vulkan)" ] || [ "$(device_count vulkan)" = 0 ]; then
+    skip "workgroup memory read before it is written" "no Vulkan device"
+else
+    echo "integration: workgroup memory a GLSL kernel reads unwritten is the poison, in every workgroup"
+    V=tests/data/vk
+    for run in 1 2 3; do
+        HB_VK_VALIDATION=1 XDG_CACHE_HOME="$T/cache" "$H" run --backend vulkan --width 16 --only-manifest \
+            --manifest "$V/fidelity.manifest" --cases "$V/fidelity.cases" --json "$T/wg$run.jsonl" --quiet >"$T/out" 2>&1
+        json_check "an edge tile reading tile entries nobody staged in its workgroup FAILs wrong (run $run of 3)" "$T/wg$run.jsonl" \
+            'len(recs) == 1 and recs[0]["verdict"] == "FAIL" and recs[0]["classes"] == "wrong" and "workgroup memory poisoned before each workgroup: 2 of 2 shared variables" in recs[0]["binary"]'
+    done
+    if python3 - "$T"/wg[123].jsonl <<'PY' 2>>"$T/out"
+import json, sys
+hashes = {r["output_hash"] for path in sys.argv[1:] for r in map(json.loads, open(path)) if r.get("record") == "result"}
+sys.exit(len(hashes) != 1)
+PY
+    then ok "... the same output in all three runs"
+    else bad "... the same output in all three runs" "$T/out"; fi
 fi
