@@ -53,6 +53,28 @@ START_TEST(verdict_why_names_the_classes)
 }
 END_TEST
 
+/* Launches that differ, each within the bound, of a kernel that did not declare it: the FAIL
+ * names the manifest key that is the remedy; not when one is wrong or another class fails. */
+START_TEST(verdict_undeclared_nondeterminism_names_the_key)
+{
+    struct cmp_result r;
+    cmp_init(&r);
+    r.classes = CLS_NONDET;
+    r.repeats_within = 1;
+    char why[256];
+    ck_assert_int_eq(verdict_case(&r, 0, 0, 0, NULL, why, sizeof why), V_FAIL);
+    ck_assert_ptr_nonnull(strstr(why, "nondeterministic ("));
+    ck_assert_ptr_nonnull(strstr(why, "its manifest says deterministic = no"));
+    r.classes = CLS_NONDET | CLS_OOB; /* the key would not make it pass */
+    ck_assert_int_eq(verdict_case(&r, 0, 0, 0, NULL, why, sizeof why), V_FAIL);
+    ck_assert_str_eq(why, "oob+nondeterministic");
+    r.classes = CLS_NONDET;
+    r.repeats_within = 0;
+    ck_assert_int_eq(verdict_case(&r, 0, 0, 0, NULL, why, sizeof why), V_FAIL);
+    ck_assert_str_eq(why, "nondeterministic");
+}
+END_TEST
+
 START_TEST(verdict_off_width_kernel)
 {
     ck_assert_int_eq(verdict(CLS_WRONG, 0, 1, 0), V_XFAIL);
@@ -138,6 +160,7 @@ static Suite *suite(void)
     tcase_add_test(v, verdict_good_kernel);
     tcase_add_test(v, verdict_why_names_the_classes);
     tcase_add_test(v, verdict_declared_nondeterminism_is_reported_not_failed);
+    tcase_add_test(v, verdict_undeclared_nondeterminism_names_the_key);
     tcase_add_test(v, verdict_off_width_kernel);
     tcase_add_test(v, verdict_canary_with_expected_class);
     tcase_add_test(v, verdict_listed_bug_that_fails_is_xfail_with_its_reason);

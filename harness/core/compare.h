@@ -45,6 +45,9 @@ struct cmp_result {
     long oob_offset;      /* byte offset from the start of that argument's data */
     uint64_t repeat_ulp;  /* a kernel declared deterministic = no: the largest ULP distance
                              between its first launch's output and a repeat's, 0 if identical */
+    int repeats_within;   /* a kernel not declaring it whose repeats differed: 1 when every
+                             launch, the first included, was within the bound by itself, so
+                             that the manifest key is the remedy to name (verdict.c) */
     unsigned char heat[CMP_HEAT * CMP_HEAT];
 };
 

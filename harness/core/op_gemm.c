@@ -154,13 +154,15 @@ static void gemm_describe(const struct rep_result *r, char *buf, size_t len)
         snprintf(buf, len, "%ldx%ldx%ld lda %ld ldb %ld ldc %ld", r->M, r->N, r->K, r->lda, r->ldb, r->ldc);
     else
         snprintf(buf, len, "%ldx%ldx%ld", r->M, r->N, r->K);
-    /* A row read back from JSON has the values but not which the kernel took. */
+    /* A row read back from JSON has the values but not which the kernel took. One the op never
+     * noted (no layout: the case crashed or timed out first) has neither: none is shown. */
     size_t n = strlen(buf);
+    int noted = r->layout[0] != 0;
     if (!strcmp(r->layout, "col"))
         n += (size_t)snprintf(buf + n, len - n, " col-major");
-    if (n < len && (r->scalars & CASE_ALPHA || r->alpha != 1))
+    if (n < len && noted && (r->scalars & CASE_ALPHA || r->alpha != 1))
         n += (size_t)snprintf(buf + n, len - n, " alpha %g", r->alpha);
-    if (n < len && (r->scalars & CASE_BETA || r->beta != 0))
+    if (n < len && noted && (r->scalars & CASE_BETA || r->beta != 0))
         snprintf(buf + n, len - n, " beta %g", r->beta);
 }
 

@@ -45,7 +45,13 @@ int class_parse(const char *s, unsigned *out)
 static enum hb_verdict judge_claimed_good(const struct cmp_result *r, const char *seen, char *why, unsigned why_len)
 {
     if (r->classes) {
-        snprintf(why, why_len, "%s", seen);
+        /* Launches that differ while each is right, and nothing else wrong: the remedy is the
+         * manifest's, when the kernel is nondeterministic by design. */
+        snprintf(why, why_len, "%s%s", seen,
+                 r->classes == CLS_NONDET && r->repeats_within
+                     ? " (the launches differ bitwise but each is within the bound: if the kernel is "
+                       "nondeterministic by design, as atomics make it, its manifest says deterministic = no)"
+                     : "");
         return r->classes & CLS_ERRORS ? V_ERROR : V_FAIL;
     }
     if (r->suspect && r->overflowed) {

@@ -75,6 +75,8 @@ else
     "$H" run --backend sim --width 32,64 --only-manifest --manifest "$S/schedule.manifest" --json "$T/mixed.jsonl" --quiet >"$T/out" 2>&1
     json_check "tid < 64 volatile tree at width 32: nondeterministic by default" "$T/mixed.jsonl" \
         'sum(r["verdict"] == "FAIL" and "nondeterministic" in r["classes"] for r in find(width=32)) >= 8'
+    json_check "... a race whose repeat is wrong is not told to declare deterministic = no" "$T/mixed.jsonl" \
+        'recs and not any("deterministic = no" in r["why"] for r in recs)'
     json_check "the same kernel passes at width 64" "$T/mixed.jsonl" \
         'find(width=64) and all(r["verdict"] == "PASS" for r in find(width=64))'
     json_check "... its volatile accesses are sync points: no unchecked copy runs its repeats" "$T/mixed.jsonl" \
@@ -348,6 +350,8 @@ else
         --case 'sum_4097' --json "$T/strict.jsonl" --quiet >"$T/out" 2>&1
     json_check "the same reduction without deterministic = no is FAIL nondeterministic" "$T/strict.jsonl" \
         'recs and all(r["verdict"] == "FAIL" and r["classes"] == "nondeterministic" for r in recs)'
+    json_check "... each launch within the bound: its message names the remedy, deterministic = no" "$T/strict.jsonl" \
+        'recs and all("its manifest says deterministic = no" in r["why"] for r in recs)'
     expect_exit 1 "kernels that take beta and ignore it fail the run" -- env XDG_CACHE_HOME="$T/cache" "$H" run --backend sim \
         --width 32 --only-manifest --manifest "$U/nobeta.manifest" --cases "$U/scalars.cases" --case "$C" \
         --json "$T/nobeta.jsonl" --quiet

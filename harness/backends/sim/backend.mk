@@ -6,8 +6,8 @@
 SIM_DIR  := harness/backends/sim
 SIM_CXX  := $(shell command -v g++ 2>/dev/null)
 SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_warp.c sim_call.c \
-              sim_check.c sim_load.c sim_build.c sim_elf.c sim_why.c sim_unroll.c) harness/backends/common/rtc.c \
-              harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
+              sim_check.c sim_overflow.c sim_load.c sim_build.c sim_elf.c sim_why.c sim_unroll.c) \
+              harness/backends/common/rtc.c harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
 # The device side, compiled into every kernel, and the runtime's own headers.
 SIM_PRELUDE := $(addprefix $(SIM_DIR)/,sim_abi.h sim_prelude.h sim_hooks.h sim_atomic.h \
                  sim_math.h sim_vec.h sim_half.h sim_cg.h sim_wrap.cc) \
@@ -30,13 +30,22 @@ SIM_FMA := $(if $(and $(shell grep -qw fma /proc/cpuinfo 2>/dev/null && echo y),
 # A kernel whose code makes no volatile access also gets an unchecked copy (.unchecked.so,
 # the same preprocessed source without the instrumentation, five times faster on a tiled
 # SGEMM) for the repeats of a case whose first launch, checked, found nothing (sim_launch.c).
-SIM_KFLAGS_UNCHECKED := -x c++ -std=c++17 -O2 -g -fPIC -fno-exceptions -fno-rtti $(SIM_FMA) -ffp-contract=off \
+# The two copies, and any two kernels, share no state: a template's, an inline function's or
+# a static member's __shared__ array would be an STB_GNU_UNIQUE symbol, which the dynamic
+# linker resolves process-wide to the first object loaded that defines it (the checked copy's
+# shared memory, unpoisoned between the repeat's blocks and outside the range it is allowed).
+# -fno-gnu-unique makes those weak, and -Bsymbolic (SIM_KLINK) binds every object's references
+# to its own definitions first. -fstack-clash-protection: a frame larger than a page (a big
+# local array) probes its way down, so it stops at the lane's guard page (sim_overflow.c)
+# instead of jumping it into the next lane's stack.
+SIM_KFLAGS_UNCHECKED := -x c++ -std=c++17 -O2 -g -fPIC -fno-gnu-unique -fstack-clash-protection -fno-exceptions \
+              -fno-rtti $(SIM_FMA) -ffp-contract=off \
               -Wall -Wextra -Wno-unknown-pragmas \
               -I$(abspath $(SIM_DIR)/include) -I$(abspath $(SIM_DIR))
 SIM_KFLAGS := $(SIM_KFLAGS_UNCHECKED) -fsanitize=thread --param=tsan-distinguish-volatile=1 \
               --param=tsan-instrument-func-entry-exit=0
 SIM_KWERROR := -Werror
-SIM_KLINK := -shared -Wl,-z,defs
+SIM_KLINK := -shared -Wl,-z,defs -Wl,-Bsymbolic
 # The same compiler and flags for kernels compiled at run time (sim_build.c), which also
 # includes the runtime header implicitly, as nvcc and hipcc do.
 SIM_RTC_DEFS := -DSIM_KERNEL_CXX='"$(SIM_CXX)"' -DSIM_KERNEL_FLAGS='"$(strip $(SIM_KFLAGS))"' \

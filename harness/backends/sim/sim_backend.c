@@ -126,12 +126,14 @@ static void *sim_thread_main(void *arg)
     struct sim_helper *h = arg;
     struct hb_ctx *c = h->c;
     uint64_t seen = 0;
+    sim_overflow_arm();
     for (;;) {
         pthread_mutex_lock(&c->mu);
         while (c->gen == seen && !c->stop)
             pthread_cond_wait(&c->start, &c->mu);
         if (c->stop) {
             pthread_mutex_unlock(&c->mu);
+            sim_overflow_disarm();
             return NULL;
         }
         seen = c->gen;
@@ -159,6 +161,7 @@ static void sim_close(hb_ctx *c)
     pthread_mutex_destroy(&c->mu);
     pthread_cond_destroy(&c->start);
     pthread_cond_destroy(&c->done);
+    sim_overflow_disarm();
     free(c);
 }
 
@@ -233,6 +236,8 @@ static int sim_open(hb_ctx **out, int device, int width, char *err, size_t errle
         return HB_ERROR;
     }
     c->width = width;
+    /* This thread runs worker 0's lanes (sim_run_job); sim_close, here too, disarms it. */
+    sim_overflow_arm();
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->start, NULL);
     pthread_cond_init(&c->done, NULL);

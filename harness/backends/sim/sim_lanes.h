@@ -1,6 +1,7 @@
-/* sim_lanes.h: the scheduler's private state, shared by its two files: sim_sched.c (lanes as
- * fibers, sync points, faults, running a block) and sim_warp.c (completing warp collectives).
- * Nothing outside the scheduler includes it: sim_sched.h is its interface. */
+/* sim_lanes.h: the scheduler's private state, shared by its files: sim_sched.c (lanes as
+ * fibers, sync points, faults, running a block), sim_warp.c (completing warp collectives) and
+ * sim_overflow.c (naming a stack overflow). Nothing outside the scheduler includes it:
+ * sim_sched.h is its interface. */
 #ifndef SIM_LANES_H
 #define SIM_LANES_H
 
@@ -23,6 +24,12 @@
 #endif
 
 enum { SIM_RUN, SIM_AT_BARRIER, SIM_AT_COLL, SIM_EXITED };
+
+/* Lane i's stack top sits this far below its region's end, a colour of up to 32 KiB, so that
+ * 256 stack tops do not share L1/L2 sets. Taken from the lane's index, not its address: the
+ * room a thread's locals have is then the same in every run (sim_overflow.c names it). */
+#define SIM_STACK_COLOUR_MAX (511u * 64u)
+static inline size_t sim_stack_colour(uint32_t lane) { return (lane & 511u) * 64u; }
 
 /* Scheduler-side state of a lane, packed apart from the regions so a pass stays in cache. */
 struct sim_slot {
@@ -59,6 +66,7 @@ struct sim_worker {
 #endif
     char *regions;
     size_t n_regions, page;
+    int watch; /* its regions' slot in sim_overflow.c, or -1 */
     struct sim_slot *slots;
     uint32_t *order;
     struct sim_block_info info;

@@ -25,13 +25,12 @@ static struct sim_lane *sim_lane_at(struct sim_worker *w, uint32_t i)
 }
 
 /* Lane stacks: above the descriptor page and its guard page, up to a top shifted down by
- * a colour of up to 32 KiB so that 256 stack tops do not share L1/L2 sets. */
+ * its colour (sim_lanes.h). */
 static char *sim_stack_bottom(struct sim_worker *w, uint32_t i) { return sim_region(w, i) + 2 * w->page; }
 
 static char *sim_stack_top(struct sim_worker *w, uint32_t i)
 {
-    char *r = sim_region(w, i);
-    return r + SIM_REGION_BYTES - (((uintptr_t)r / SIM_REGION_BYTES) & 511u) * 64u;
+    return sim_region(w, i) + SIM_REGION_BYTES - sim_stack_colour(i);
 }
 
 /* ---- context switching ---- */
@@ -217,8 +216,10 @@ static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_
 {
     if (n <= w->n_regions)
         return 0;
-    if (w->regions)
+    if (w->regions) {
+        sim_overflow_watch(w->watch, 0, 0);
         munmap(w->regions, w->n_regions * SIM_REGION_BYTES);
+    }
     w->regions = NULL;
     w->n_regions = 0;
     size_t bytes = (size_t)n * SIM_REGION_BYTES, extra = SIM_REGION_BYTES;
@@ -255,6 +256,7 @@ static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_
             w->n_regions = 0;
             return -1;
         }
+    w->watch = sim_overflow_watch(w->watch, (uintptr_t)a, (uintptr_t)a + bytes);
     return 0;
 }
 
@@ -266,6 +268,7 @@ struct sim_worker *sim_worker_new(char *err, size_t errlen)
         return NULL;
     }
     w->page = (size_t)sysconf(_SC_PAGESIZE);
+    w->watch = -1;
     return w;
 }
 
@@ -279,6 +282,7 @@ void sim_worker_free(struct sim_worker *w)
 {
     if (!w)
         return;
+    sim_overflow_unwatch(w->watch);
     if (w->regions)
         munmap(w->regions, w->n_regions * SIM_REGION_BYTES);
     free(w->slots);

@@ -89,6 +89,18 @@ int sim_check_attribute(const struct sim_launch *l, uintptr_t a, unsigned n, int
 /* "buffer argument 2 at byte offset 8192" or "address 0x10 (no buffer argument)". */
 void sim_check_where(int arg, long long offset, uintptr_t a, char *out, size_t len);
 
+/* Lane stack overflows (sim_overflow.c), which a kernel's large locals make: the process dies
+ * of one as before, first naming the thread and the limit on stderr. arm: a SIGSEGV handler,
+ * once per process unless another (a sanitizer's) is there, and an alternate signal stack for
+ * the calling OS thread, which runs lanes (the overflowed stack cannot run the handler);
+ * disarm, on the same thread, frees it. watch: [lo, hi) holds lane regions (empty: none),
+ * in the given slot or a new one (slot -1); returns the slot, -1 when all are taken (then
+ * an overflow is the bare crash it was). unwatch gives the slot back. */
+void sim_overflow_arm(void);
+void sim_overflow_disarm(void);
+int sim_overflow_watch(int slot, uintptr_t lo, uintptr_t hi);
+void sim_overflow_unwatch(int slot);
+
 /* Calls the kernel entry of l->call on the current lane (sim_call.c). */
 void sim_call_kernel(const struct sim_call *c);
 

@@ -93,6 +93,13 @@ int vk_check(hb_ctx *ctx, VkResult r, const char *call);
  * last call, and clears the flag; HB_OK otherwise. */
 int vk_validation_status(hb_ctx *ctx);
 
+/* vk_poison.c: rewrites the SPIR-V module *words (*bytes long) so that the compute entry point
+ * named entry fills every Workgroup variable with the poison, in each workgroup, before its
+ * own code runs. Returns how many it fills (0: the module is left as it was, its buffer
+ * kept); *left is how many it cannot (one holding a struct with an array sized by a
+ * specialization constant, say). */
+int vk_poison_workgroup(uint32_t **words, size_t *bytes, const char *entry, int *left);
+
 /* Command recording around one submission: begin resets the command buffer and orders it
  * after every earlier submission; end_submit makes writes visible to the host, submits,
  * waits on the fence and, when ms is not NULL, reads the timestamps written by

@@ -3,7 +3,8 @@
  * The manifest's block is passed as specialization constants 0, 1, 2; buffers are bound as set
  * 0 bindings 0..n-1 and the integers and floats pushed as one block, both in the kernel's
  * declared order (else the op's ABI), per kernels/README.md. It does not reflect SPIR-V: a
- * shader that disagrees with its declared signature fails in the driver or computes garbage. */
+ * shader that disagrees with its declared signature fails in the driver or computes garbage.
+ * Each module's workgroup memory is poisoned before every workgroup (vk_poison.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,6 +210,17 @@ static int vk_pipeline(hb_ctx *ctx, hb_kern *k, const struct hb_kernel_spec *spe
     return vk_validation_status(ctx);
 }
 
+/* The module with its workgroup memory poisoned in every workgroup (vk_poison.c), and the
+ * report's account of the binary saying so. */
+static void vk_poisoned(hb_kern *k, const struct hb_kernel_spec *spec, uint32_t **words, size_t *bytes)
+{
+    int left = 0, n = vk_poison_workgroup(words, bytes, spec->entry && *spec->entry ? spec->entry : "main", &left);
+    size_t used = strlen(k->origin);
+    if (n > 0 || left > 0)
+        snprintf(k->origin + used, sizeof k->origin - used,
+                 "; workgroup memory poisoned before each workgroup: %d of %d shared variables", n, n + left);
+}
+
 int vk_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
 {
     vk_validation_status(ctx);
@@ -234,6 +246,7 @@ int vk_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **out)
         return st;
     }
     snprintf(k->name, sizeof k->name, "%s", spec->name);
+    vk_poisoned(k, spec, &words, &bytes);
     VkShaderModuleCreateInfo mci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
         .codeSize = bytes,
