@@ -19,7 +19,7 @@ apt_install() { $SUDO apt-get $APT_OPTS install -y -q --no-install-recommends "$
 
 $SUDO apt-get update -q
 apt_install \
-    build-essential pkg-config python3 python3-yaml libxml2-utils clang clang-format libclang-rt-14-dev groff-base \
+    build-essential pkg-config python3 python3-yaml libxml2-utils clang clang-format libclang-rt-14-dev cmake groff-base \
     libopenblas-dev check libjson-c-dev jq git ca-certificates \
     libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers vulkan-tools \
     hipcc libamdhip64-dev

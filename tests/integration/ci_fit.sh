@@ -1,5 +1,6 @@
 # tests/integration/ci_fit.sh: the harness inside other tools (issue 30): what make install
-# adds (man page, bash completion).
+# adds (man page, bash completion, CMake package, pkg-config file) and the example CMake
+# project run by ctest against an installed harness.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/expect_exit helpers.
 echo "integration: the harness in other tools' builds and CI (issue 30)"
 CF=$T/ci_fit
@@ -10,12 +11,15 @@ check() {
     local name=$1 log=$2; shift 3
     if "$@" >"$log" 2>&1; then ok "$name"; else bad "$name" "$log"; fi
 }
+no_cuda_device() { local n; n=$(device_count cuda); [ -z "$n" ] || [ "$n" = 0 ]; }
 
-# --- make install: the man page and completion --------------------------------------------------
+# --- make install: the man page, completion, CMake package and pkg-config file -------------------
 if make --no-print-directory -s install BUILD="$BUILD" DESTDIR="$CF/inst" PREFIX="$CFP" >"$CF/install.out" 2>&1; then
     P=$CF/inst$CFP
-    check "make install adds harness(1) and bash completion" "$CF/files" -- \
-        ls "$P/share/man/man1/harness.1" "$P/share/bash-completion/completions/harness"
+    check "make install adds harness(1), bash completion, the CMake package and gpu-harness.pc" "$CF/files" -- \
+        ls "$P/share/man/man1/harness.1" "$P/share/bash-completion/completions/harness" \
+        "$P/lib/cmake/gpu-harness/gpu-harnessConfig.cmake" "$P/lib/cmake/gpu-harness/gpu-harnessConfigVersion.cmake" \
+        "$P/share/pkgconfig/gpu-harness.pc"
 else
     bad "make install DESTDIR=... PREFIX=$CFP" "$CF/install.out"
     P=
@@ -83,3 +87,66 @@ if grep -q 'frobnicate\\-everything\\-at\\-once\\-please\\fR \\fIFILE' "$CF/fake
     grep -q -- '--frobnicate-everything-at-once-please) echo file' "$CF/fake.bash"; then
     ok "man page and completion come from the binary's help: a new option (long head, wrapped text) reaches both"
 else bad "man page and completion come from the binary's help" "$CF/fake.1"; fi
+
+# --- pkg-config and the CMake package ------------------------------------------------------------
+if [ -n "$P" ] && command -v pkg-config >/dev/null; then
+    version=$("$H" --version | sed -n 's/^harness \([^ ]*\) .*/\1/p')
+    pcv() { PKG_CONFIG_PATH="$P/share/pkgconfig" pkg-config "$@" gpu-harness; }
+    if [ "$(pcv --variable=harness)" = "$CFP/bin/harness" ] && [ "$(pcv --modversion)" = "$version" ] &&
+        "$(pcv --define-prefix --variable=harness)" --version >"$CF/pc.out" 2>&1; then
+        ok "gpu-harness.pc: the binary's path under PREFIX, the version; --define-prefix finds the DESTDIR copy"
+    else pcv --print-variables >"$CF/pc.out" 2>&1; bad "gpu-harness.pc: the binary's path and the version" "$CF/pc.out"; fi
+else
+    skip "gpu-harness.pc" "no install or no pkg-config"
+fi
+
+if [ -z "$P" ] || ! command -v cmake >/dev/null || ! command -v ctest >/dev/null; then
+    skip "the CMake package and examples/cmake" "no install, or cmake/ctest not installed"
+elif [ -z "$(device_count sim)" ]; then
+    skip "the CMake package and examples/cmake" "sim backend not built"
+else
+    # The example project, configured against the installed harness alone.
+    check "examples/cmake configures against the installed package (find_package(gpu-harness 0.2))" "$CF/cmake.out" -- \
+        cmake -S examples/cmake -B "$CF/ex" -DCMAKE_PREFIX_PATH="$P"
+    (cd "$CF/ex" && ctest --output-junit ctest.xml) >"$CF/ctest.out" 2>&1
+    want_cuda=skipped
+    no_cuda_device || want_cuda=passed
+    if python3 - "$CF/ex/ctest.xml" "$want_cuda" >"$CF/ctest.py" 2>&1 <<'PY'; then
+import sys, xml.etree.ElementTree as ET
+got = {}
+for t in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    got[t.get("name")] = "skipped" if t.find("skipped") is not None else "failed" if t.find("failure") is not None else t.get("status")
+want = {"block_sum_sim": "run", "block_sum_w32_sim": "failed", "block_sum_cuda": sys.argv[2].replace("passed", "run")}
+print(got)
+sys.exit(got != want)
+PY
+        ok "ctest: the right kernel passes on sim, its broken twin fails, cuda without a device skips (exit 3)"
+    else cat "$CF/ctest.out" >>"$CF/ctest.py"; bad "ctest: right kernel passes, broken twin fails, cuda skips" "$CF/ctest.py"; fi
+    json_check "the broken twin's JSON lines, per test in the build folder: FAIL at width 64 only" \
+        "$CF/ex/gpu-harness/block_sum_w32_sim.jsonl" \
+        "{r['width'] for r in recs if r['verdict'] == 'FAIL'} == {64} and find(width=32, verdict='PASS')"
+    check "each test's JUnit and JSON lines are gpu-harness/NAME.xml and NAME.jsonl in the build folder" "$CF/xml.out" -- \
+        xmllint --noout "$CF/ex/gpu-harness/block_sum_sim.xml" "$CF/ex/gpu-harness/block_sum_w32_sim.xml"
+
+    # The version file and the function's argument checks, on a project of a few lines.
+    mkdir -p "$CF/proj"
+    cat >"$CF/proj/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(probe LANGUAGES NONE)
+foreach(v 9.0 0.1 0.2)
+  find_package(gpu-harness ${v} QUIET)
+  message(STATUS "want ${v}: ${gpu-harness_FOUND} ${gpu-harness_VERSION}")
+  unset(gpu-harness_FOUND)
+endforeach()
+find_package(gpu-harness REQUIRED)
+enable_testing()
+gpu_harness_add_test(NAME both BACKEND sim CASES x.cases TIER quick)
+EOF
+    cmake -S "$CF/proj" -B "$CF/proj/b" -DCMAKE_PREFIX_PATH="$P" >"$CF/proj.out" 2>&1
+    rc=$?
+    if [ $rc != 0 ] && grep -qx -- "-- want 9.0: 0 " "$CF/proj.out" && grep -qx -- "-- want 0.1: 0 " "$CF/proj.out" &&
+        grep -qx -- "-- want 0.2: 1 $version" "$CF/proj.out" &&
+        grep -q "CASES or TIER, not both" "$CF/proj.out"; then
+        ok "ConfigVersion: 0.2 found, 0.1 and 9.0 refused; CASES with TIER stops the configure"
+    else bad "ConfigVersion: 0.2 found, 0.1 and 9.0 refused; CASES with TIER stops the configure" "$CF/proj.out"; fi
+fi
