@@ -1,6 +1,6 @@
 # tests/integration/ci_fit.sh: the harness inside other tools (issue 30): what make install
-# adds (man page, bash completion, CMake package, pkg-config file) and the example CMake
-# project run by ctest against an installed harness.
+# adds (man page, bash completion, CMake package, pkg-config file), the example CMake project
+# run by ctest against an installed harness, and the CI examples as GitLab and GitHub read them.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/expect_exit helpers.
 echo "integration: the harness in other tools' builds and CI (issue 30)"
 CF=$T/ci_fit
@@ -150,3 +150,29 @@ EOF
         ok "ConfigVersion: 0.2 found, 0.1 and 9.0 refused; CASES with TIER stops the configure"
     else bad "ConfigVersion: 0.2 found, 0.1 and 9.0 refused; CASES with TIER stops the configure" "$CF/proj.out"; fi
 fi
+
+# --- the CI examples as GitLab and GitHub read them ----------------------------------------------
+if ! python3 -c 'import yaml' 2>/dev/null; then
+    skip "the CI examples through a YAML parser" "python3 yaml module missing"
+else
+    check "gitlab-ci.yml: no job named after a top-level keyword (the 'image' job was GitLab's image:)" \
+        "$CF/gl-names.py" -- python3 tests/ci_yaml.py gitlab-names
+    check "gitlab-ci.yml: workflow:rules, one pipeline per change; a fork's merge request reaches no GPU job" \
+        "$CF/gl-workflow.py" -- python3 tests/ci_yaml.py gitlab-workflow
+    check "gitlab-ci.yml: the CI images are built by Debian 12's buildah, nothing uses archived kaniko" \
+        "$CF/gl-images.py" -- python3 tests/ci_yaml.py gitlab-images
+    check "github-actions.yml: self-hosted GPU jobs install nothing on the host (no sudo, apt, install-deps.sh)" \
+        "$CF/gh-hosts.py" -- python3 tests/ci_yaml.py github-gpu-hosts
+fi
+
+# install-deps.sh --check on a host that has nothing: it names what is missing and calls no installer.
+mkdir -p "$CF/bare"
+for c in sudo apt-get dpkg; do
+    printf '#!/bin/sh\necho "%s $*" >>"%s/installer-calls"\n' "$c" "$CF" >"$CF/bare/$c"
+    chmod +x "$CF/bare/$c"
+done
+env PATH="$CF/bare" CUDA_HOME="$CF/bare" /bin/sh ci/install-deps.sh --check cuda >"$CF/deps.out" 2>&1
+rc=$?
+if [ $rc = 1 ] && [ ! -e "$CF/installer-calls" ] && grep -q 'missing:.* cc .*nvcc' "$CF/deps.out"; then
+    ok "install-deps.sh --check: exit 1 naming what is missing (cc, nvcc), no sudo, apt-get or dpkg run"
+else cat "$CF/installer-calls" >>"$CF/deps.out" 2>/dev/null; bad "install-deps.sh --check (exit $rc)" "$CF/deps.out"; fi
