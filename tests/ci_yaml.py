@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""ci_yaml.py: the CI examples read by a real YAML parser (PyYAML, with a loader that takes
-GitLab's !reference tags), and judged as GitLab and GitHub would read them.
+"""ci_yaml.py: the CI examples and the GitHub Action read by a real YAML parser (PyYAML, with a
+loader that takes GitLab's !reference tags), and judged as GitLab and GitHub would read them.
 
     python3 tests/ci_yaml.py CHECK     CHECK: gitlab-names, gitlab-workflow, gitlab-images,
-                                       github-gpu-hosts
+                                       github-gpu-hosts, action
 Prints what is wrong and exits 1, or exits 0. Used by tests/integration/ci_fit.sh.
 """
 import re
@@ -212,6 +212,29 @@ def check_github_gpu_hosts(gh, problems):
                 problems.append("%s: installs onto the self-hosted host: %s" % (name, step["run"].strip()))
 
 
+def check_action(action, script, problems):
+    if action.get("runs", {}).get("using") != "composite":
+        problems.append("action.yml is not a composite action")
+        return
+    inputs = action.get("inputs", {})
+    env = {}
+    for step in action["runs"]["steps"]:
+        if "${{" in step.get("run", ""):
+            problems.append("a run: pastes an expression into shell code: %s" % step["run"])
+        env.update(step.get("env", {}))
+    for name in inputs:
+        var = "INPUT_" + name.upper().replace("-", "_")
+        if env.get(var) != "${{ inputs.%s }}" % name:
+            problems.append("input %s does not reach the step as %s" % (name, var))
+        if var not in script:
+            problems.append("input %s: tools/gh_action.sh never reads %s" % (name, var))
+    for var in sorted(set(re.findall(r"INPUT_[A-Z_]+", script)) - set(env)):
+        problems.append("tools/gh_action.sh reads %s, which no input sets" % var)
+    for name, out in action.get("outputs", {}).items():
+        if "steps.run.outputs.%s" % name not in out.get("value", "") or "%s=" % name not in script:
+            problems.append("output %s is not the step's" % name)
+
+
 def main(check):
     problems = []
     if check.startswith("gitlab"):
@@ -220,6 +243,12 @@ def main(check):
          "gitlab-images": check_gitlab_images}[check](gl, problems)
     elif check == "github-gpu-hosts":
         check_github_gpu_hosts(load("ci/github-actions.yml"), problems)
+    elif check == "action":
+        try:
+            with open("tools/gh_action.sh", encoding="utf-8") as f:
+                check_action(load("action.yml"), f.read(), problems)
+        except FileNotFoundError as e:
+            problems.append("no %s" % e.filename)
     else:
         problems.append("unknown check %s" % check)
     print("\n".join(problems))

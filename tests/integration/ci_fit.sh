@@ -1,6 +1,7 @@
 # tests/integration/ci_fit.sh: the harness inside other tools (issue 30): what make install
 # adds (man page, bash completion, CMake package, pkg-config file), the example CMake project
-# run by ctest against an installed harness, and the CI examples as GitLab and GitHub read them.
+# run by ctest against an installed harness, the GitHub Action's summary and annotations, and
+# the CI examples as GitLab and GitHub read them.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/expect_exit helpers.
 echo "integration: the harness in other tools' builds and CI (issue 30)"
 CF=$T/ci_fit
@@ -149,6 +150,67 @@ EOF
         grep -q "CASES or TIER, not both" "$CF/proj.out"; then
         ok "ConfigVersion: 0.2 found, 0.1 and 9.0 refused; CASES with TIER stops the configure"
     else bad "ConfigVersion: 0.2 found, 0.1 and 9.0 refused; CASES with TIER stops the configure" "$CF/proj.out"; fi
+fi
+
+# --- the GitHub Action: tools/gh_action.sh as the runner runs it, tools/gh_summary.py ------------
+if python3 -c 'import yaml' 2>/dev/null; then
+    check "action.yml: composite, every input reaches tools/gh_action.sh as INPUT_*, no expression in shell" \
+        "$CF/action.py" -- python3 tests/ci_yaml.py action
+else
+    skip "action.yml through a YAML parser" "python3 yaml module missing"
+fi
+if [ -z "$(device_count sim)" ]; then
+    skip "the GitHub Action and its summary on an emulator run" "sim backend not built"
+else
+    # The summary of a run with failures, against the stored one: the example's kernels at 32 and 64.
+    EX=examples/cmake
+    "$H" run --backend sim --width 32,64 --manifest $EX/block_sum.manifest --manifest $EX/block_sum_w32.manifest \
+        --only-manifest --cases $EX/smoke.cases --json "$CF/gs.jsonl" >"$CF/gs.log" 2>&1
+    rc=$?
+    python3 tools/gh_summary.py "$CF/gs.jsonl" --exit-code $rc --log "$CF/gs.log" --kernels kernels \
+        --relative-to "$PWD" --summary "$CF/gs.md" >"$CF/gs.notes" 2>&1
+    { cat "$CF/gs.md"; echo "--- annotations"; cat "$CF/gs.notes"; } |
+        sed -e "s|$CF|<tmp>|g" -e "s|$H|<harness>|g" -e 's/([0-9]* cores\?)/(N cores)/g' >"$CF/gs.got"
+    if diff -u tests/data/gh_summary/block_sum.expected "$CF/gs.got" >"$CF/gs.diff"; then
+        ok "gh_summary.py on a run with failures: verdict table, failures with reruns, annotations at the manifest line (stored)"
+    else bad "gh_summary.py on a run with failures matches tests/data/gh_summary/block_sum.expected" "$CF/gs.diff"; fi
+    sed -n 's/^ *rerun: //p' "$CF/gs.log" | sort -u >"$CF/reruns.text"
+    grep "^$H run " "$CF/gs.md" | sort -u >"$CF/reruns.md"
+    if [ -s "$CF/reruns.text" ] && diff "$CF/reruns.text" "$CF/reruns.md" >"$CF/reruns.diff"; then
+        ok "the summary's rerun commands are the harness's own reproducers"
+    else bad "the summary's rerun commands are the harness's own reproducers" "$CF/reruns.diff"; fi
+
+    # The action's step, as a runner would run it: inputs as INPUT_*, the step summary and outputs files.
+    action() {
+        rm -f "$CF/ws/summary.md" "$CF/ws/outputs"
+        (cd "$CF/ws" && env GITHUB_ACTION_PATH="$OLDPWD" GITHUB_WORKSPACE="$CF/ws" GITHUB_STEP_SUMMARY="$CF/ws/summary.md" \
+            GITHUB_OUTPUT="$CF/ws/outputs" INPUT_HARNESS="$OLDPWD/$H" "$@" "$OLDPWD/tools/gh_action.sh")
+    }
+    rm -rf "$CF/ws" && mkdir -p "$CF/ws/k" && cp $EX/block_sum.cu $EX/block_sum_w32.manifest $EX/smoke.cases "$CF/ws/k/"
+    action INPUT_BACKEND=sim INPUT_MANIFEST=k/block_sum_w32.manifest INPUT_CASES=k/smoke.cases INPUT_WIDTH=64 \
+        INPUT_ARGS=--quiet >"$CF/act.out" 2>&1
+    rc=$?
+    if [ $rc = 1 ] && grep -q '^::error file=k/block_sum_w32.manifest,line=3,title=gpu-harness%3A cuda/block_sum_w32::4 FAIL at sim w64' "$CF/act.out" &&
+        grep -q '^| cuda/block_sum_w32 | sim | .* | 64 | 1 PASS 4 FAIL |' "$CF/ws/summary.md" &&
+        grep -qx 'exit-code=1' "$CF/ws/outputs" && xmllint --noout "$CF/ws/gpu-harness-results/report.xml"; then
+        ok "the action on a broken kernel: exit 1, step summary, ::error at its manifest line, outputs, JUnit"
+    else cat "$CF/ws/summary.md" >>"$CF/act.out" 2>/dev/null; bad "the action on a broken kernel (exit $rc)" "$CF/act.out"; fi
+    printf '[x]\nop = sgemm\nlang = cuda\nsource = x.cu\nentry = x\nblock = 16 16 1\ngrid = bogus\n' >"$CF/ws/k/bad.manifest"
+    action INPUT_MANIFEST=k/bad.manifest >"$CF/act2.out" 2>&1
+    rc=$?
+    if [ $rc = 2 ] && grep -q '^::error file=k/bad.manifest,line=7,title=gpu-harness%3A bad input::grid term' "$CF/act2.out"; then
+        ok "the action on a bad manifest: exit 2, ::error at the line the harness names"
+    else bad "the action on a bad manifest (exit $rc)" "$CF/act2.out"; fi
+    if no_cuda_device; then
+        action INPUT_BACKEND=cuda INPUT_MANIFEST=k/block_sum_w32.manifest >"$CF/act3.out" 2>&1
+        rc=$?
+        if [ $rc = 3 ] && grep -q '^::error title=gpu-harness%3A exit 3::backend cuda: no usable device' "$CF/act3.out" &&
+            grep -q '^### gpu-harness: failed (exit 3: a backend asked for by name has no usable device)' "$CF/ws/summary.md"; then
+            ok "the action naming a backend without a device: exit 3, said in the summary and an annotation"
+        else cat "$CF/ws/summary.md" >>"$CF/act3.out" 2>/dev/null; bad "the action naming cuda without a device (exit $rc)" "$CF/act3.out"; fi
+    else
+        skip "the action naming a backend without a device" "this machine has a CUDA device"
+    fi
 fi
 
 # --- the CI examples as GitLab and GitHub read them ----------------------------------------------
