@@ -5,7 +5,7 @@
 #   packaging/from-help.sh man  HARNESS VERSION >harness.1
 #   packaging/from-help.sh bash HARNESS         >harness.bash
 # The help text is cli.c's layout: "options:", then "  -b, --name ARG   text" with the text
-# at column 31 and continuation lines indented to it.
+# after 31 columns and continuation lines indented as far.
 set -eu
 mode=$1 harness=$2 version=${3:-}
 here=$(dirname "$0")
@@ -14,8 +14,9 @@ here=$(dirname "$0")
 commands=$("$harness" help | awk '/^commands:/ { on = 1; next }
     on && /^  [a-z]/ && $1 != "version" && $1 != "help" { print $1 } on && /^$/ { exit }')
 
-# Every command's help as tab-separated records: U (usage line), D (description line),
-# O (short, long, argument, text). A help text is the cli.c table printed, nothing else.
+# The help as tab-separated records: from `harness help`, C (command, text) and X (an exit code
+# line); from each `harness help COMMAND`, U (usage line), D (description line) and O (short,
+# long, argument, text), its cli.c table as printed.
 records() {
     "$harness" help | awk '/^commands:/ { on = 1; next } on && /^$/ { on = 0 }
         on && /^  [a-z]/ { name = $1; sub(/^  [a-z]+ +/, ""); text[name] = $0; order[++n] = name; next }
@@ -46,8 +47,14 @@ records() {
     done
 }
 
+# The page's date: SOURCE_DATE_EPOCH where a reproducible build sets it, else the binary's.
+if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
+    date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
+else
+    date=$(date -u -r "$harness" +%Y-%m-%d)
+fi
 case $mode in
-man) records | awk -F '\t' -v version="$version" -v date="$(date -u -r "$harness" +%Y-%m-%d)" -f "$here/man.awk" ;;
+man) records | awk -F '\t' -v version="$version" -v date="$date" -f "$here/man.awk" ;;
 bash) records | awk -F '\t' -f "$here/bash.awk" ;;
 *) echo "usage: $0 man|bash HARNESS [VERSION]" >&2; exit 2 ;;
 esac
