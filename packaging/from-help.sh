@@ -19,7 +19,7 @@ commands=$("$harness" help | awk '/^commands:/ { on = 1; next }
 # long, argument, text), its cli.c table as printed.
 records() {
     "$harness" help | awk '/^commands:/ { on = 1; next } on && /^$/ { on = 0 }
-        on && /^  [a-z]/ { name = $1; sub(/^  [a-z]+ +/, ""); text[name] = $0; order[++n] = name; next }
+        on && /^  [a-z]/ { name = $1; sub(/^  [a-z-]+ +/, ""); text[name] = $0; order[++n] = name; next }
         on { sub(/^ +/, ""); text[name] = text[name] " " $0 }
         /^exit codes:/ { exits = 1 } exits && !on { sub(/^ +/, ""); print "X\t\t" $0 }
         END { for (i = 1; i <= n; i++) print "C\t" order[i] "\t" text[order[i]] }'

@@ -28,18 +28,22 @@ fi
 
 # The options each command's help lists, one per line: what the man page and completion must offer.
 help_options() { "$H" help "$1" | grep -E '^  (-[A-Za-z], |    )--' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u; }
+help_commands() { "$H" help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ && $1 != "version" && $1 != "help" { print $1 }'; }
 if [ -n "$P" ]; then
     # The roff source as text: \- is a hyphen, \fB and \fR are fonts; a .TP's tag is the line after it.
     sed -e 's/\\-/-/g' -e 's/\\f[BIR]//g' "$P/share/man/man1/harness.1" >"$CF/man.txt"
     missing=
-    for c in run list bench merge; do
+    for c in $(help_commands); do
+        # COMMANDS: the name as a .TP tag, then its text alone.
+        grep -A1 -x -- "$c" "$CF/man.txt" | sed -n 2p | grep -q -- "^ *$c  \|^$" && missing="$missing $c(text)"
+        grep -qx -- "$c" "$CF/man.txt" || missing="$missing $c"
         for o in $(help_options "$c"); do
             grep -q -- "^\(-[A-Za-z], \)\?$o\( \|$\)" "$CF/man.txt" || missing="$missing $c:$o"
         done
     done
-    if [ -z "$missing" ] && grep -q '^\.SH "RUN OPTIONS"' "$CF/man.txt"; then
-        ok "harness.1 has an entry for every option harness help lists (run, list, bench, merge)"
-    else echo "missing:$missing" >"$CF/man.miss"; bad "harness.1 has an entry for every option harness help lists" "$CF/man.miss"; fi
+    if [ -z "$missing" ] && [ "$(help_commands | wc -l)" -ge 4 ] && grep -q '^\.SH "RUN OPTIONS"' "$CF/man.txt"; then
+        ok "harness.1 has every command harness help lists, and an entry for every option of each"
+    else echo "missing:$missing" >"$CF/man.miss"; bad "harness.1 has every command harness help lists, and an entry for every option of each" "$CF/man.miss"; fi
     if command -v groff >/dev/null; then
         groff -man -ww -z "$P/share/man/man1/harness.1" >"$CF/groff.out" 2>&1
         if [ ! -s "$CF/groff.out" ]; then ok "harness.1: groff -man -ww finds nothing to warn of"
