@@ -5,7 +5,34 @@
 # NVIDIA's apt repository spells it) this also installs that toolkit from NVIDIA's Debian 12
 # repository, without a driver: a GPU runner or container brings its own.
 # APT_ARCHIVES=DIR keeps the downloaded .deb files in DIR, for a CI cache to restore.
+#
+# --check [cuda|hip] installs nothing: it says what the build and tests need that this host
+# lacks, by command and pkg-config module rather than Debian package, and fails if anything
+# is. For a machine that brings its own toolchain (a self-hosted GPU runner: its CUDA or ROCm
+# is not Debian's, and apt must not put Debian's HIP beside a real ROCm install). With cuda,
+# nvcc must be under CUDA_HOME (default /usr/local/cuda); with hip, hipcc under ROCM_PATH or on
+# PATH.
 set -eu
+if [ "${1:-}" = --check ]; then
+    missing=
+    for c in cc c++ make pkg-config python3 xmllint clang clang-format jq git glslc cmake; do
+        command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
+    done
+    for m in openblas check json-c vulkan; do
+        pkg-config --exists "$m" 2>/dev/null || missing="$missing $m(pkg-config)"
+    done
+    python3 -c 'import yaml' 2>/dev/null || missing="$missing python3-yaml"
+    case ${2:-} in
+    cuda) [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] || missing="$missing ${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ;;
+    hip) [ -x "${ROCM_PATH:-/opt/rocm}/bin/hipcc" ] || command -v hipcc >/dev/null 2>&1 || missing="$missing hipcc" ;;
+    esac
+    if [ -n "$missing" ]; then
+        echo "install-deps --check: missing:$missing (ci/README.md: GPU runners)" >&2
+        exit 1
+    fi
+    echo "install-deps --check: everything the build and tests use is here"
+    exit 0
+fi
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
@@ -19,7 +46,7 @@ apt_install() { $SUDO apt-get $APT_OPTS install -y -q --no-install-recommends "$
 
 $SUDO apt-get update -q
 apt_install \
-    build-essential pkg-config python3 python3-yaml libxml2-utils clang clang-format libclang-rt-14-dev \
+    build-essential pkg-config python3 python3-yaml libxml2-utils clang clang-format libclang-rt-14-dev cmake groff-base \
     libopenblas-dev check libjson-c-dev jq git ca-certificates \
     libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers vulkan-tools \
     hipcc libamdhip64-dev

@@ -155,11 +155,22 @@ report = yaml.load(open('ci/github-report.yml'), Loader=Loader)
 assert list(report.get(True, report.get('on'))) == ['workflow_run'] and report['permissions']['checks'] == 'write'
 assert not any('checkout' in s.get('uses', '') for j in report['jobs'].values() for s in j['steps'])
 gl = yaml.load(open('ci/gitlab-ci.yml'), Loader=Loader)
-for name, job in gl.items():
-    if name.startswith('.') or not isinstance(job, dict) or 'stage' not in job:
-        continue
-    assert job.get('image'), (name, 'every GitLab job names its image')
-    assert job['stage'] in gl['stages'], name
+# Every job, with what it extends: one without stage: is in GitLab's default stage, test.
+keywords = {'default', 'include', 'stages', 'variables', 'workflow', 'image', 'services', 'cache',
+            'before_script', 'after_script'}
+def merged(name):
+    job, out = dict(gl[name]), {}
+    parents = job.pop('extends', [])
+    for p in [parents] if isinstance(parents, str) else parents:
+        out.update(merged(p))
+    out.update(job)
+    return out
+jobs = [n for n in gl if not n.startswith('.') and n not in keywords]
+assert jobs, 'no GitLab jobs'
+for name in jobs:
+    job = merged(name)
+    assert job.get('image') or gl.get('default', {}).get('image'), (name, 'every GitLab job names its image')
+    assert job.get('stage', 'test') in gl['stages'], (name, job.get('stage', 'test'))
 print('ok')
 PY
     then ok "workflows: no fork code on GPU runners, checks: write, every GitLab job has an image"
