@@ -127,7 +127,13 @@ static enum hb_verdict with_bug(unsigned classes, const struct known_bug *bug, c
 
 START_TEST(verdict_listed_bug_that_fails_is_xfail_with_its_reason)
 {
-    struct known_bug bug = {"vulkan", "*", "glsl/sgemm_naive", "long_*", "loop cap", "cases/known-bugs", 7};
+    struct known_bug bug = {.backend = "vulkan",
+                            .device = "*",
+                            .kernel = "glsl/sgemm_naive",
+                            .cases = "long_*",
+                            .reason = "loop cap",
+                            .file = "cases/known-bugs",
+                            .line = 7};
     char why[256];
     ck_assert_int_eq(with_bug(CLS_WRONG, &bug, why, sizeof why), V_XFAIL);
     ck_assert_str_eq(why, "known bug: loop cap");
@@ -136,7 +142,13 @@ END_TEST
 
 START_TEST(verdict_listed_bug_that_passes_is_xpass_naming_its_line)
 {
-    struct known_bug bug = {"vulkan", "*", "glsl/sgemm_naive", "long_*", "loop cap", "cases/known-bugs", 7};
+    struct known_bug bug = {.backend = "vulkan",
+                            .device = "*",
+                            .kernel = "glsl/sgemm_naive",
+                            .cases = "long_*",
+                            .reason = "loop cap",
+                            .file = "cases/known-bugs",
+                            .line = 7};
     char why[256];
     ck_assert_int_eq(with_bug(0, &bug, why, sizeof why), V_XPASS);
     ck_assert_ptr_nonnull(strstr(why, "cases/known-bugs:7"));
