@@ -34,14 +34,20 @@ struct case_data {
     void *ref; /* the op's references */
 };
 
-/* One launch's buffers in the op's argument order (inputs, then the output), and every integer
- * and float of the op's vocabulary by slot (struct op_param): the testbed passes the ones the
- * kernel declares, in its order. */
+/* What a buffer is to a launch. An input is uploaded once and must come back unchanged; an
+ * output starts as its data (or the poison) before every launch, is compared and must repeat
+ * bit for bit; scratch starts as its data before every launch and only its guard bands are
+ * checked. */
+enum op_role { OP_ROLE_IN, OP_ROLE_OUT, OP_ROLE_SCRATCH };
+
+/* One launch's buffers in the op's argument order, and every integer and float of the op's
+ * vocabulary by slot (struct op_param): the testbed passes the ones the kernel declares, in
+ * its order. */
 struct op_layout {
-    int n_bufs, out;                    /* buffer count; index of the output */
-    const float *data[HB_MAX_BUF_ARGS]; /* initial contents; NULL: the output */
-    const float *out_init;              /* what the output holds before a launch (C for a kernel
-                                           that takes beta); NULL: poison */
+    int n_bufs;
+    const void *data[HB_MAX_BUF_ARGS];   /* initial contents; NULL: the poison (an output) */
+    unsigned char role[HB_MAX_BUF_ARGS]; /* enum op_role: an input unless the op says */
+    unsigned char type[HB_MAX_BUF_ARGS]; /* enum hb_type: f32 unless the op says */
     size_t bytes[HB_MAX_BUF_ARGS];
     int n_ints;
     int32_t ints[HB_MAX_INT_ARGS];
@@ -79,14 +85,16 @@ struct op_desc {
     void (*release)(struct case_data *d);
     /* Buffers, integers and floats for kernel k (NULL: the vendor library) on case d. */
     void (*layout)(const struct case_data *d, const struct kern_desc *k, struct op_layout *l);
-    /* Optional (NULL: none). On the output image before upload: what else it holds (padding
-     * between rows or columns); and after a launch, damage to that: CLS_OOB with the byte
-     * offset, once. */
-    void (*init_output)(const struct case_data *d, const struct kern_desc *k, float *out);
-    void (*check_padding)(const struct case_data *d, const struct kern_desc *k, const float *out, int out_arg,
+    /* Optional (NULL: none). On the (first) output's image before upload: what else it holds
+     * (padding between rows or columns); and after a launch, damage to that: CLS_OOB with the
+     * byte offset, once. */
+    void (*init_output)(const struct case_data *d, const struct kern_desc *k, void *out);
+    void (*check_padding)(const struct case_data *d, const struct kern_desc *k, const void *out, int out_arg,
                           struct cmp_result *cmp);
-    /* Error figures of the output against the references. */
-    void (*compare)(const struct case_data *d, const struct kern_desc *k, const float *out, struct cmp_result *cmp);
+    /* Error figures of the outputs against the references: got[i] is buffer i's data after the
+     * launch, in the layout's order. A pure function of them and d. */
+    void (*compare)(const struct case_data *d, const struct kern_desc *k, const void *const got[],
+                    struct cmp_result *cmp);
     /* Optional: what a report row says of kernel k's view of the case (sgemm: its alpha, beta
      * and layout). */
     void (*note)(const struct case_data *d, const struct kern_desc *k, struct rep_result *r);
