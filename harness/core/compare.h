@@ -45,6 +45,12 @@ struct cmp_result {
     long oob_offset;      /* byte offset from the start of that argument's data */
     uint64_t repeat_ulp;  /* a kernel declared deterministic = no: the largest ULP distance
                              between its first launch's output and a repeat's, 0 if identical */
+    /* An op of several outputs and types (custom): the output holding the first bad element,
+     * its expected and got values as the type table writes them, and the shape the heat map
+     * folds (rows x columns; 1 x length for a list). "" and 0 for the other ops. */
+    char first_buffer[16];
+    char first_values[96];
+    long heat_rows, heat_cols;
     unsigned char heat[CMP_HEAT * CMP_HEAT];
 };
 

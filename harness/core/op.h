@@ -1,8 +1,9 @@
-/* op.h: the ops as one table. Everything that differs between sgemm, sgemm_strided and reduce
- * lives in one struct op_desc per op (op_gemm.c, op_reduce.c): its case keys, the size
- * variables a grid may use, how its inputs and references are made, how its buffers are laid
- * out, how its output is checked and how a case is described. The rest of the core asks this
- * table, so adding an op is one new op_<name>.c, a line in op.c, and case lines. */
+/* op.h: the ops as one table. Everything that differs between sgemm, sgemm_strided, reduce and
+ * custom lives in one struct op_desc per op (op_gemm.c, op_reduce.c, custom_data.c): its case
+ * keys, the size variables a grid may use, how its inputs and references are made, how its
+ * buffers are laid out, how its outputs are checked and how a case is described. The rest of
+ * the core asks this table, so adding an op is one new op_<name>.c, a line in op.c, and case
+ * lines. */
 #ifndef HB_OP_H
 #define HB_OP_H
 
@@ -13,7 +14,7 @@
 #include "backend.h"
 #include "util.h"
 
-enum hb_op { OP_SGEMM, OP_REDUCE, OP_SGEMM_STRIDED, OP_COUNT };
+enum hb_op { OP_SGEMM, OP_REDUCE, OP_SGEMM_STRIDED, OP_CUSTOM, OP_COUNT };
 
 struct hb_case;
 struct kern_desc;
@@ -73,6 +74,10 @@ struct op_desc {
     int matrix_output;         /* the output is rows x columns (heat maps fold both); else a list */
     int has_total;             /* the outputs are partials of one total (its error is reported) */
     int needs_chunk;           /* its manifests must say `chunk` */
+    /* Its prepare forks (a C reference runs in a child): plan.c runs it before the reference
+     * threads start, as a fork while OpenBLAS computes on another thread hangs in OpenBLAS's
+     * fork handler. */
+    int prepare_forks;
     /* The words a manifest's `args` may use (NULL-terminated), and the signature of a kernel
      * that declares none: the op's ABI (kernels/README.md). */
     const struct op_param *params;
@@ -98,6 +103,9 @@ struct op_desc {
     /* Optional: what a report row says of kernel k's view of the case (sgemm: its alpha, beta
      * and layout). */
     void (*note)(const struct case_data *d, const struct kern_desc *k, struct rep_result *r);
+    /* Optional: bytes of case c's buffers where they depend on the kernels that run it (custom);
+     * without it the run sizes a case from its M, N, K or n. */
+    double (*case_bytes)(const struct hb_case *c, const struct kern_set *ks);
     /* The case's parameters for a report line: "17x31x9 lda 18 ldb 32 ldc 32". */
     void (*describe)(const struct rep_result *r, char *buf, size_t len);
     /* One output element by its indices: "C[3][4]", "partial 3". */
@@ -116,6 +124,6 @@ int op_param_find(enum hb_op op, const char *name);
 void op_prepare(struct case_data *d, const struct kern_set *ks);
 void op_release(struct case_data *d);
 
-extern const struct op_desc op_sgemm, op_sgemm_strided, op_reduce;
+extern const struct op_desc op_sgemm, op_sgemm_strided, op_reduce, op_custom;
 
 #endif
