@@ -219,6 +219,71 @@ START_TEST(sizes_and_scalars_bind_in_declared_order)
 }
 END_TEST
 
+/* Kernels of `text` (manifest k.manifest), resolved; the message of cus_resolve in err. */
+static int resolve(const char *text, struct kern_set *set, struct hb_err *err)
+{
+    free(t_write(dir, "ref.c", "void softmax_ref(void) {}\n"));
+    free(t_write(dir, "sg.comp", "// glsl\n"));
+    char *path = t_write(dir, "k.manifest", text);
+    ck_assert_msg(kern_parse_file(path, set, err) == 0, "%s", err->msg);
+    free(path);
+    return cus_resolve(set, err);
+}
+
+/* A custom kernel [name] of `lang` taking the example's buffers, judged by `judge`. */
+static char *port(char *buf, size_t len, const char *name, const char *lang, const char *buffers, const char *judge)
+{
+    snprintf(buf, len,
+             "[%s]\nop = custom\nlang = %s\nsource = %s\nentry = e\nsizes = rows cols\nbuffers = %s\n"
+             "args = x y rows cols\nblock = 256\ngrid = rows\n%s\n",
+             name, lang, strcmp(lang, "glsl") ? "sg.cu" : "sg.comp", buffers, judge);
+    return buf;
+}
+
+START_TEST(an_oracle_must_be_a_custom_kernel_of_the_same_buffers)
+{
+    const char *same = "x f32 in rows*cols; y f32 out rows*cols";
+    char a[1024], b[1024], text[4096];
+    struct hb_err err = {{0}};
+    struct kern_set set = {0};
+    snprintf(text, sizeof text, "%s\n%s", port(a, sizeof a, "orig", "cuda", same, "reference = ref.c softmax_ref"),
+             port(b, sizeof b, "ported", "hip", "x f32 in rows*cols; y f32 out rows*cols", "oracle = cuda/orig"));
+    ck_assert_msg(resolve(text, &set, &err) == 0, "%s", err.msg);
+    ck_assert_ptr_eq(set.k[1].custom->oracle_k, &set.k[0]);
+    ck_assert(!cus_same_data(&set.k[0], &set.k[1])); /* judged differently: data apart */
+    kern_set_free(&set);
+    static const struct {
+        const char *oracle, *buffers, *lang, *says;
+    } bad[] = {
+        {"nobody", NULL, "cuda", "oracle nobody is no kernel of this run's manifests"},
+        {"orig", "x f32 in rows*cols; y f64 out rows*cols", "cuda", "has other sizes or buffers"},
+        {"orig", NULL, "glsl", "is not CUDA or HIP: an oracle runs on the emulator"},
+        {"ported", NULL, "cuda", "is the kernel itself"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char judge[64];
+        snprintf(judge, sizeof judge, "oracle = %s", bad[i].oracle);
+        snprintf(text, sizeof text, "%s\n%s",
+                 port(a, sizeof a, "orig", bad[i].lang, bad[i].buffers ? bad[i].buffers : same,
+                      "reference = ref.c softmax_ref"),
+                 port(b, sizeof b, "ported", "hip", same, judge));
+        memset(&set, 0, sizeof set);
+        ck_assert_int_eq(resolve(text, &set, &err), -1);
+        ck_assert_msg(strstr(err.msg, "k.manifest:23: kernel [ported]: oracle ") && strstr(err.msg, bad[i].says), "%s",
+                      err.msg);
+        kern_set_free(&set);
+    }
+}
+END_TEST
+
+START_TEST(a_kernel_is_judged_by_a_reference_or_an_oracle)
+{
+    expect_error(12, "oracle = cuda/other", 1, "has both a 'reference' and an 'oracle': one judges it");
+    expect_error(11, "", 1, "has no 'reference' (a C function) or 'oracle' (another kernel)");
+    expect_error(11, "oracle = two words", 11, "oracle = two words: expected a kernel's name");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("custom");
@@ -230,6 +295,8 @@ static Suite *suite(void)
     tcase_add_test(t, a_kernel_takes_the_cases_that_give_exactly_its_sizes);
     tcase_add_test(t, custom_case_lines_fail_at_their_line);
     tcase_add_test(t, sizes_and_scalars_bind_in_declared_order);
+    tcase_add_test(t, an_oracle_must_be_a_custom_kernel_of_the_same_buffers);
+    tcase_add_test(t, a_kernel_is_judged_by_a_reference_or_an_oracle);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,7 +1,8 @@
 /* custom.h: op = custom, a kernel described by its own buffers, sizes and scalars and judged
- * against the user's C reference (kernels/README.md). What a manifest says of such a kernel
- * (custom_parse.c, with the expressions of custom_expr.c), its case data and references
- * (custom_data.c, custom_ref.c) and its comparison (custom_compare.c). Knows no backend. */
+ * against the user's C reference or another kernel, its oracle (kernels/README.md). What a
+ * manifest says of such a kernel (custom_parse.c, with the expressions of custom_expr.c), its
+ * case data and references (custom_data.c, custom_ref.c) and its comparison
+ * (custom_compare.c). Knows no backend: the run layer lends the oracle's runner. */
 #ifndef HB_CUSTOM_H
 #define HB_CUSTOM_H
 
@@ -69,7 +70,10 @@ struct cus_desc {
     int n_scalars;
     struct cus_scalar scalars[CUS_MAX_SCALARS];
     struct cus_expr grid[3];
-    char *ref_source, *ref_fn; /* reference = FILE FUNCTION (FILE absolute) */
+    char *ref_source, *ref_fn; /* reference = FILE FUNCTION (FILE absolute); NULL with an oracle */
+    char *oracle;              /* oracle = [LANG/]KERNEL as written, NULL with a reference */
+    int oracle_line;
+    const struct kern_desc *oracle_k; /* it, once every manifest is read (cus_resolve) */
     enum cus_tol tol;
     double ulp, rel, abs;
     struct op_param params[CUS_MAX_PARAMS + 1];
@@ -77,7 +81,15 @@ struct cus_desc {
 };
 
 /* The raw text of a custom kernel's own manifest keys, with their lines (0: not given). */
-enum { CUS_KEY_SIZES, CUS_KEY_BUFFERS, CUS_KEY_SCALARS, CUS_KEY_REFERENCE, CUS_KEY_TOLERANCE, CUS_KEYS };
+enum {
+    CUS_KEY_SIZES,
+    CUS_KEY_BUFFERS,
+    CUS_KEY_SCALARS,
+    CUS_KEY_REFERENCE,
+    CUS_KEY_TOLERANCE,
+    CUS_KEY_ORACLE,
+    CUS_KEYS
+};
 struct cus_keys {
     const char *text[CUS_KEYS];
     int line[CUS_KEYS];
@@ -90,6 +102,10 @@ extern const char *const cus_key_names[CUS_KEYS];
  * dir anchors the reference's path. The kernel's args are parsed after, against its params. */
 struct cus_desc *cus_parse(const struct cus_keys *keys, const char *path, const char *dir, struct hb_err *err);
 void cus_free(struct cus_desc *d);
+/* Finds each custom kernel's oracle among ks (all manifests read): a CUDA or HIP custom kernel
+ * of the same sizes and buffers, named LANG/NAME or a NAME only one kernel has. -1 with
+ * "file:line: problem". */
+int cus_resolve(struct kern_set *ks, struct hb_err *err);
 
 /* Expressions (custom_expr.c): parse against the sizes; evaluate with the case's values in
  * the kernel's size order, -1 with "problem" in err on overflow or division by zero. */
@@ -116,11 +132,25 @@ struct cus_data {
     char error[768];               /* why there is no reference, "" when there is one */
 };
 
-/* Runs kernel k's reference on the inputs of cd into cd->expect (custom_ref.c); on failure
- * cd->error says what happened, naming the reference. Builds the reference on first use (the
- * host compiler, once per reference and signature per run). In the parent, never on two
- * threads at once: it forks. */
+/* Runs kernel k's C reference (custom_ref.c), or its oracle (custom_oracle.c), on the inputs
+ * of cd into cd->expect; on failure cd->error says what happened, naming the reference or the
+ * oracle. A C reference is built on first use (the host compiler, once per reference and
+ * signature per run). In the parent, never on two threads at once: both fork. */
 void cus_reference(const struct kern_desc *k, const struct hb_case *c, struct cus_data *cd);
+void cus_oracle_run(const struct kern_desc *k, const struct hb_case *c, struct cus_data *cd);
+
+/* Kernel k's launch layout on the data cd: buffers in declared order, the sizes then the
+ * integer scalars as integers, the float scalars as floats. */
+void cus_layout_of(const struct kern_desc *k, const struct cus_data *cd, struct op_layout *l);
+
+/* What runs an oracle (the run layer's, set before any case data is made): kernel `oracle` on
+ * case c's data cd, its outputs into outs (by buffer, allocated), within timeout_s. 0, or -1
+ * with why. */
+typedef int (*cus_oracle_fn)(const struct kern_desc *oracle, const struct hb_case *c, const struct cus_data *cd,
+                             void *const outs[], double timeout_s, char *why, size_t len);
+void cus_set_oracle_runner(cus_oracle_fn run);
+/* How an oracle runs, for messages: "the emulator at width 32, lockstep". */
+#define CUS_ORACLE_HOW "the emulator at width 32, lockstep"
 
 /* Error figures of kernel k's outputs (got, by buffer) against cd's (custom_compare.c). */
 void cus_compare(const struct cus_desc *d, const struct cus_data *cd, const void *const got[], struct cmp_result *cmp);

@@ -115,7 +115,9 @@ static void cus_prepare(struct case_data *d, const struct kern_set *ks)
             continue;
         struct cus_data *kd = arena_calloc(1, sizeof *kd);
         cus_make(k, d->c, kd);
-        if (!kd->error[0])
+        if (!kd->error[0] && k->custom->oracle_k)
+            cus_oracle_run(k, d->c, kd);
+        else if (!kd->error[0])
             cus_reference(k, d->c, kd);
         cc->kd[cc->n++] = kd;
     }
@@ -135,12 +137,16 @@ static void cus_release(struct case_data *d)
     d->ref = NULL;
 }
 
-/* Buffers in declared order; the integers are the sizes then the integer scalars, the floats
- * the float scalars (cus_params' slots). */
 static void cus_layout(const struct case_data *d, const struct kern_desc *k, struct op_layout *l)
 {
+    cus_layout_of(k, cus_find(d, k), l);
+}
+
+/* The integers are the sizes then the integer scalars, the floats the float scalars
+ * (cus_params' slots). */
+void cus_layout_of(const struct kern_desc *k, const struct cus_data *kd, struct op_layout *l)
+{
     const struct cus_desc *cd = k->custom;
-    const struct cus_data *kd = cus_find(d, k);
     static const unsigned char roles[] = {
         [CUS_IN] = OP_ROLE_IN, [CUS_OUT] = OP_ROLE_OUT, [CUS_INOUT] = OP_ROLE_OUT, [CUS_SCRATCH] = OP_ROLE_SCRATCH};
     memset(l, 0, sizeof *l);
@@ -167,12 +173,17 @@ static void cus_op_compare(const struct case_data *d, const struct kern_desc *k,
     cus_compare(k->custom, cus_find(d, k), got, cmp);
 }
 
-/* A case without a reference: the row says why (the verdict is ERROR, reference-error). */
+/* A case without a reference: the row says why (the verdict is ERROR, reference-error). A
+ * kernel judged by an oracle: the row names both kernels. */
 static void cus_note(const struct case_data *d, const struct kern_desc *k, struct rep_result *r)
 {
     const struct cus_data *kd = cus_find(d, k);
+    const struct kern_desc *o = k->custom->oracle_k;
     if (kd && kd->error[0])
         txt_copy(r->why, sizeof r->why, kd->error);
+    else if (o)
+        txt_printf(r->why, sizeof r->why, "%s/%s against its oracle %s/%s (" CUS_ORACLE_HOW ")", k->lang, k->name,
+                   o->lang, o->name);
 }
 
 static void cus_describe(const struct rep_result *r, char *buf, size_t len) { snprintf(buf, len, "%s", r->sizes); }

@@ -199,7 +199,8 @@ int cus_same_data(const struct kern_desc *a, const struct kern_desc *b)
     const struct cus_desc *x = a->custom, *y = b->custom;
     if (!x || !y || x->n_sizes != y->n_sizes || x->n_bufs != y->n_bufs || x->n_scalars != y->n_scalars ||
         a->n_args != b->n_args || memcmp(a->args, b->args, (size_t)a->n_args * sizeof *a->args) ||
-        strcmp(x->ref_source, y->ref_source) || strcmp(x->ref_fn, y->ref_fn))
+        x->oracle_k != y->oracle_k || !x->ref_fn != !y->ref_fn ||
+        (x->ref_fn && (strcmp(x->ref_source, y->ref_source) || strcmp(x->ref_fn, y->ref_fn))))
         return 0;
     for (int i = 0; i < x->n_sizes; i++)
         if (strcmp(x->sizes[i], y->sizes[i]))

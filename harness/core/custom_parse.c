@@ -11,7 +11,7 @@
 
 #include "custom.h"
 
-const char *const cus_key_names[CUS_KEYS] = {"sizes", "buffers", "scalars", "reference", "tolerance"};
+const char *const cus_key_names[CUS_KEYS] = {"sizes", "buffers", "scalars", "reference", "tolerance", "oracle"};
 
 struct cus_ctx {
     struct cus_desc *d;
@@ -241,6 +241,16 @@ static int cus_ref_key(struct cus_ctx *x, const char *text, const char *dir)
     return 0;
 }
 
+/* [LANG/]KERNEL: another manifest kernel, found once every manifest is read (cus_resolve). */
+static int cus_oracle_key(struct cus_ctx *x, const char *text, int line)
+{
+    for (const char *p = text; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr("_-./", *p))
+            return err_set(x->err, "%s: oracle = %s: expected a kernel's name (LANG/NAME or NAME)", x->where, text), -1;
+    x->d->oracle = xstrdup(text), x->d->oracle_line = line;
+    return 0;
+}
+
 /* The kernel's parameter words: its buffers, its sizes and integer scalars (the launch's
  * integers, in that order), its float scalars (the launch's floats). */
 static int cus_params(struct cus_ctx *x)
@@ -297,6 +307,7 @@ static int cus_key(struct cus_ctx *x, const struct cus_keys *keys, int key, cons
     case CUS_KEY_SCALARS: return cus_scalars(x, t);
     case CUS_KEY_BUFFERS: return cus_buffers(x, t);
     case CUS_KEY_REFERENCE: return cus_ref_key(x, t, dir);
+    case CUS_KEY_ORACLE: return cus_oracle_key(x, t, keys->line[key]);
     default: return cus_tolerance(x, t);
     }
 }
@@ -306,18 +317,24 @@ struct cus_desc *cus_parse(const struct cus_keys *keys, const char *path, const 
     struct cus_ctx x = {xcalloc(1, sizeof *x.d), "", err};
     /* Sizes first: lengths and the grid are written in them; scalars before buffers, so their
      * names are taken. */
-    static const int order[CUS_KEYS] = {CUS_KEY_SIZES, CUS_KEY_SCALARS, CUS_KEY_BUFFERS, CUS_KEY_REFERENCE,
-                                        CUS_KEY_TOLERANCE};
-    int rc = 0;
+    static const int order[CUS_KEYS] = {CUS_KEY_SIZES,     CUS_KEY_SCALARS,   CUS_KEY_BUFFERS,
+                                        CUS_KEY_REFERENCE, CUS_KEY_TOLERANCE, CUS_KEY_ORACLE};
+    int rc = 0, judged = !!keys->text[CUS_KEY_REFERENCE] + !!keys->text[CUS_KEY_ORACLE];
     for (int i = 0; i < CUS_KEYS && !rc; i++) {
         int key = order[i];
         if (keys->text[key])
             rc = cus_key(&x, keys, key, path, dir);
-        else if (key == CUS_KEY_SIZES || key == CUS_KEY_BUFFERS || key == CUS_KEY_REFERENCE) {
+        else if (key == CUS_KEY_SIZES || key == CUS_KEY_BUFFERS) {
             err_set(err, "%s:%d: custom kernel [%s] has no '%s'", path, keys->kernel_line, keys->kernel,
                     cus_key_names[key]);
             rc = -1;
         }
+    }
+    if (!rc && judged != 1) {
+        err_set(err, "%s:%d: custom kernel [%s] %s", path, keys->kernel_line, keys->kernel,
+                judged ? "has both a 'reference' and an 'oracle': one judges it"
+                       : "has no 'reference' (a C function) or 'oracle' (another kernel)");
+        rc = -1;
     }
     cus_where(&x, path, keys->grid_line);
     if (!rc)
@@ -335,5 +352,6 @@ void cus_free(struct cus_desc *d)
         return;
     free(d->ref_source);
     free(d->ref_fn);
+    free(d->oracle);
     free(d);
 }

@@ -137,6 +137,7 @@ static const struct kern_key {
     {"scalars", set_later, 0, 0},
     {"reference", set_later, 0, 0},
     {"tolerance", set_later, 0, 0},
+    {"oracle", set_later, 0, 0},
 };
 #define KERN_KEYS ((int)(sizeof kern_keys / sizeof kern_keys[0]))
 

@@ -126,8 +126,9 @@ int plan_load(struct run_ctx *cx, struct hb_err *err)
         for (int k = before; k < cx->kernels.n; k++)
             cx->kernels.k[k].user = 1;
     }
-    if (plan_unique_names(&cx->kernels, err))
+    if (plan_unique_names(&cx->kernels, err) || cus_resolve(&cx->kernels, err))
         return -1;
+    cus_set_oracle_runner(orc_run);
     char *cases_path = plan_cases_path(o, err);
     if (!cases_path)
         return -1;

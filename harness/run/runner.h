@@ -12,6 +12,7 @@
 
 #include "case.h"
 #include "child.h"
+#include "custom.h"
 #include "known.h"
 #include "loader.h"
 #include "manifest.h"
@@ -129,6 +130,10 @@ int plan_groups(struct run_ctx *cx, const struct probe *probes, int n_probes, st
 void plan_free_groups(struct group *groups, int n);
 /* Work of one case in arbitrary units, for the order and the parts only. */
 double plan_case_cost(const struct hb_case *c);
+
+/* oracle.c: runs a custom kernel's oracle on the emulator (custom.h's cus_oracle_fn). */
+int orc_run(const struct kern_desc *k, const struct hb_case *c, const struct cus_data *cd, void *const outs[],
+            double timeout_s, char *why, size_t len);
 
 /* parts.c: whether g's worker may serve further groups (not an in-process backend's, not a
  * sanitized one); and long groups cut into parts for cx->jobs workers, in place (returns the

@@ -67,6 +67,19 @@ else
             "len(find(kernel='$k')) == 1 and all(r['verdict'] == 'ERROR' and r['classes'] == 'reference-error' and r['why'].startswith('reference ') and '_ref.c) ' in r['why'] and '''$says''' in r['why'] for r in find(kernel='$k'))"
     done
 
+    echo "integration: HIP ports judged by their CUDA original (oracle =, the emulator at width 32 in lockstep)"
+    custom_run --backend sim --width 32,64 --manifest "$C/port/port.manifest" --json "$T/port.jsonl"
+    json_check "the 32-lane port passes at width 32 against its CUDA original" "$T/port.jsonl" \
+        'len(find(kernel="row_sum_warp32", width=32)) == 7 and all(r["verdict"] == "PASS" for r in find(kernel="row_sum_warp32", width=32))'
+    json_check "... and FAILs at width 64 (wrong) wherever a row is wider than 32, its line naming both kernels" "$T/port.jsonl" \
+        'all((r["verdict"] == "FAIL" and r["classes"] == "wrong" and "hip/row_sum_warp32 against its oracle cuda/row_sum (the emulator at width 32, lockstep)" in r["why"]) == ("cols=1" not in r["sizes"].split()) for r in find(kernel="row_sum_warp32", width=64))'
+    json_check "the width-generic port passes at widths 32 and 64" "$T/port.jsonl" \
+        'len(find(kernel="row_sum_generic")) == 14 and all(r["verdict"] == "PASS" for r in find(kernel="row_sum_generic"))'
+    json_check "an oracle that fails its own run (a write past y) is the harness's ERROR, named" "$T/port.jsonl" \
+        'find(kernel="row_sum_port_of_oob") and all(r["verdict"] == "ERROR" and r["classes"] == "reference-error" and "oracle cuda/row_sum_oob (" in r["why"] and "failed its own run" in r["why"] and "writes out of bounds" in r["why"] for r in find(kernel="row_sum_port_of_oob"))'
+    json_check "... while that CUDA kernel, judged by its C reference, FAILs oob" "$T/port.jsonl" \
+        'find(kernel="row_sum_oob") and all(r["verdict"] == "FAIL" and "oob" in r["classes"] for r in find(kernel="row_sum_oob"))'
+
     echo "integration: --shrink over a custom kernel's declared sizes"
     "$H" run --backend sim --width 32 --only-manifest --manifest "$C/broken.manifest" --cases "$C/custom.cases" \
         --kernel layer_norm_sample_var --case sm_7x300 --shrink --quiet >"$T/out" 2>&1
