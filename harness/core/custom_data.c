@@ -3,7 +3,6 @@
  * inputs filled from the case's seed (floats by its dist, integers 0..63, or the buffer's
  * init), outputs as the type's poison, scratch as zeros; then the reference's outputs
  * (custom_ref.c). Lays out, compares (custom_compare.c) and describes; runs no kernel. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
