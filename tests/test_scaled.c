@@ -143,17 +143,19 @@ START_TEST(a_column_major_kernel_gets_its_own_image_strides_and_c)
     ck_assert_float_eq(l.floats[1], GEMM_BETA);
     ck_assert_uint_eq(l.bytes[0], 4 * 5 * sizeof(float)); /* K columns of lda */
     ck_assert_uint_eq(l.bytes[2], 2 * 6 * sizeof(float)); /* N columns of ldc */
+    const float *a = l.data[0], *c0 = l.data[2];
     for (long i = 0; i < 3; i++)
         for (long k = 0; k < 4; k++)
-            ck_assert_float_eq(l.data[0][i + k * 5], g->a[i * 4 + k]);
-    ck_assert_float_eq(l.data[0][3], GEMM_ROGUE_VALUE);
-    ck_assert_ptr_nonnull(l.out_init);
-    ck_assert_float_eq(l.out_init[1 + 1 * 6], g->c[1 * 2 + 1]);
-    ck_assert_float_eq(l.out_init[4], GEMM_ROGUE_VALUE);
+            ck_assert_float_eq(a[i + k * 5], g->a[i * 4 + k]);
+    ck_assert_float_eq(a[3], GEMM_ROGUE_VALUE);
+    ck_assert_uint_eq(l.role[2], OP_ROLE_OUT);
+    ck_assert_ptr_nonnull(c0);
+    ck_assert_float_eq(c0[1 + 1 * 6], g->c[1 * 2 + 1]);
+    ck_assert_float_eq(c0[4], GEMM_ROGUE_VALUE);
     /* The kernel without scalars: row-major, the case's strides, a poisoned C. */
     op_sgemm_strided.layout(&d, &ks.k[1], &l);
     ck_assert_int_eq(l.ints[3], 6);
-    ck_assert_ptr_null(l.out_init);
+    ck_assert_ptr_null(l.data[2]);
     ck_assert_float_eq(l.floats[0], 1.0f);
     ck_assert_float_eq(l.floats[1], 0.0f);
     op_release(&d);

@@ -17,6 +17,22 @@ static const char *const dist_names[DIST_COUNT] = {"exact", "uniform", "cancel",
 
 const char *case_dist_name(enum case_dist d) { return d < DIST_COUNT ? dist_names[d] : "?"; }
 
+double case_size_product(const struct hb_case *c)
+{
+    double p = 1;
+    for (int i = 0; i < c->n_sizes; i++)
+        p *= (double)c->sizes[i].value;
+    return p;
+}
+
+void case_sizes_text(const struct hb_case *c, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < c->n_sizes && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%ld", i ? " " : "", c->sizes[i].name, c->sizes[i].value);
+}
+
 /* The name index: open addressing over indices + 1, at most half full, so a line expanding
  * to many cases checks each new name in constant time instead of scanning them all. */
 static void index_insert(struct case_set *set, int i)

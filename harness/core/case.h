@@ -22,14 +22,24 @@ enum case_special {
 
 enum case_scalar { CASE_ALPHA = 1u << 0, CASE_BETA = 1u << 1 };
 
+/* op = custom: the sizes a line gives, by name, in the line's order; a custom kernel runs the
+ * cases that give exactly its own. */
+#define CASE_MAX_SIZES 6
+struct case_size {
+    char name[16];
+    long value;
+};
+
 struct hb_case {
     enum hb_op op;
     char name[96];
     long M, N, K;       /* sgemm */
     long lda, ldb, ldc; /* sgemm_strided: row strides (elements), >= K, N, N */
     long n;             /* reduce */
-    unsigned scalars;   /* sgemm: CASE_ALPHA, CASE_BETA when the line gives alpha=, beta= */
-    float alpha, beta;  /* for kernels that take them; the op's defaults when not given */
+    int n_sizes;        /* custom */
+    struct case_size sizes[CASE_MAX_SIZES];
+    unsigned scalars;  /* sgemm: CASE_ALPHA, CASE_BETA when the line gives alpha=, beta= */
+    float alpha, beta; /* for kernels that take them; the op's defaults when not given */
     enum case_dist dist;
     unsigned specials;
     uint64_t seed;
@@ -58,5 +68,9 @@ void case_set_push(struct case_set *set, const struct hb_case *c);
 int case_parse_line(char *text, const char *file, int line, struct case_set *set, struct hb_err *err);
 /* Index of the case named `name`, or -1. */
 int case_set_find(const struct case_set *set, const char *name);
+/* A custom case's sizes as its line gives them: "rows=4 cols=7" ("" for other ops), and their
+ * product (1 with none): about its work, for the order of a run. */
+void case_sizes_text(const struct hb_case *c, char *buf, size_t len);
+double case_size_product(const struct hb_case *c);
 
 #endif

@@ -2,7 +2,8 @@
  *   <op> <name> key=value ...
  * A value may be a comma list; a line with lists expands to the cross product of them, named
  * by substituting {M} {N} {K} {n} {dist} (or any other size key) in the name. Which size keys
- * an op takes, and its defaults and limits, are its op_desc's. */
+ * an op takes, and its defaults and limits, are its op_desc's; a custom line names its own
+ * sizes (rows=4 cols=7). */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -48,6 +49,9 @@ struct line_spec {
     enum hb_op op;
     char name[96];
     struct list sizes[CASE_VARS], dist;
+    int n_named; /* custom: the sizes the line names, in its order */
+    char named[CASE_MAX_SIZES][16];
+    struct list named_sizes[CASE_MAX_SIZES];
     unsigned specials;
     int have_seed, have_special, have_note;
     unsigned scalars;
@@ -220,15 +224,19 @@ static int expand_name(const char *tmpl, const struct hb_case *c, char *out, siz
 {
     size_t used = 0;
     for (const char *p = tmpl; *p;) {
-        char piece[64] = "", key[8] = "";
+        char piece[64] = "", key[16] = "";
         const char *close = *p == '{' ? strchr(p, '}') : NULL;
-        int var = -1, is_dist = 0;
+        int var = -1, is_dist = 0, named = -1;
         if (close && close - p - 1 < (long)sizeof key) {
             snprintf(key, sizeof key, "%.*s", (int)(close - p - 1), p + 1);
             var = case_var_index(key);
             is_dist = !strcmp(key, "dist");
+            for (int i = 0; i < c->n_sizes; i++)
+                named = !strcmp(c->sizes[i].name, key) ? i : named;
         }
-        if (var >= 0)
+        if (named >= 0)
+            snprintf(piece, sizeof piece, "%ld", c->sizes[named].value), p = close + 1;
+        else if (var >= 0)
             snprintf(piece, sizeof piece, "%ld", *case_var_slot((struct hb_case *)c, var)), p = close + 1;
         else if (is_dist)
             snprintf(piece, sizeof piece, "%s", case_dist_name(c->dist)), p = close + 1;
@@ -282,17 +290,21 @@ static int emit_one(const struct line_spec *ls, struct hb_case *c, const char *f
     return 0;
 }
 
-/* Expands a line's lists to their cross product, variables in case_vars order, then dist. */
+/* Expands a line's lists to their cross product: variables in case_vars order, a custom line's
+ * sizes in its order, then dist. */
 static int emit_cases(const struct line_spec *ls, const char *file, int line, struct case_set *set, struct hb_err *err)
 {
     static const struct list uniform_only = {1, {DIST_UNIFORM}, 0};
+    enum { FIXED = CASE_VARS, MAX_LISTS = CASE_VARS + CASE_MAX_SIZES + 1 };
     struct list unset[CASE_VARS];
-    const struct list *lists[CASE_VARS + 1];
+    const struct list *lists[MAX_LISTS];
+    int n_lists = FIXED + ls->n_named + 1;
     long total = 1;
-    for (int v = 0; v <= CASE_VARS; v++) {
-        if (v < CASE_VARS)
+    for (int v = 0; v < n_lists; v++) {
+        if (v < FIXED)
             unset[v] = (struct list){1, {case_vars[v].unset}, 0};
-        lists[v] = v == CASE_VARS       ? (ls->dist.given ? &ls->dist : &uniform_only)
+        lists[v] = v == n_lists - 1     ? (ls->dist.given ? &ls->dist : &uniform_only)
+                   : v >= FIXED         ? &ls->named_sizes[v - FIXED]
                    : ls->sizes[v].given ? &ls->sizes[v]
                                         : &unset[v];
         total *= lists[v]->n;
@@ -305,20 +317,48 @@ static int emit_cases(const struct line_spec *ls, const char *file, int line, st
                 CASE_MAX_TOTAL);
         return -1;
     }
-    int first = set->n, pick[CASE_VARS + 1] = {0};
+    int first = set->n, pick[MAX_LISTS] = {0};
     for (long done = 0; done < total; done++) {
         struct hb_case c;
         memset(&c, 0, sizeof c);
-        for (int v = 0; v < CASE_VARS; v++)
+        for (int v = 0; v < FIXED; v++)
             *case_var_slot(&c, v) = lists[v]->v[pick[v]];
-        c.dist = (enum case_dist)lists[CASE_VARS]->v[pick[CASE_VARS]];
+        c.n_sizes = ls->n_named;
+        for (int i = 0; i < ls->n_named; i++) {
+            snprintf(c.sizes[i].name, sizeof c.sizes[i].name, "%s", ls->named[i]);
+            c.sizes[i].value = lists[FIXED + i]->v[pick[FIXED + i]];
+        }
+        c.dist = (enum case_dist)lists[n_lists - 1]->v[pick[n_lists - 1]];
         if (emit_one(ls, &c, file, line, total, first, set, err))
             return -1;
         /* Odometer: the last list turns fastest. */
-        for (int v = CASE_VARS; v >= 0 && ++pick[v] == lists[v]->n; v--)
+        for (int v = n_lists - 1; v >= 0 && ++pick[v] == lists[v]->n; v--)
             pick[v] = 0;
     }
     return 0;
+}
+
+/* A custom line's size: any C name not taken by a case key (rows=4, cols=100,200). */
+static int parse_named(struct line_spec *ls, const char *key, const char *val, const char *where, struct hb_err *err)
+{
+    int ok = (isalpha((unsigned char)key[0]) || key[0] == '_') && strlen(key) < sizeof ls->named[0];
+    for (const char *p = key; ok && *p; p++)
+        ok = isalnum((unsigned char)*p) || *p == '_';
+    if (!ok) {
+        err_set(err, "%s: '%s' is not a size name (a C name of at most %zu characters)", where, key,
+                sizeof ls->named[0] - 1);
+        return -1;
+    }
+    int at = 0;
+    while (at < ls->n_named && strcmp(ls->named[at], key))
+        at++;
+    if (at == CASE_MAX_SIZES) {
+        err_set(err, "%s: a custom case takes at most %d sizes", where, CASE_MAX_SIZES);
+        return -1;
+    }
+    if (at == ls->n_named)
+        snprintf(ls->named[ls->n_named++], sizeof ls->named[0], "%s", key);
+    return parse_size_list(val, &ls->named_sizes[at], key, where, err);
 }
 
 /* One key=value of a line into ls. */
@@ -336,12 +376,14 @@ static int parse_key(struct line_spec *ls, char *tok, const char *where, struct 
         return parse_size_list(val, &ls->sizes[var], key, where, err);
     if (!strcmp(key, "dist"))
         return parse_dist_list(val, &ls->dist, where, err);
-    if (!strcmp(key, "alpha") || !strcmp(key, "beta"))
+    if ((!strcmp(key, "alpha") || !strcmp(key, "beta")) && ls->op != OP_CUSTOM)
         return parse_scalar(ls, key, val, where, err);
     int *once = !strcmp(key, "special") ? &ls->have_special
                 : !strcmp(key, "seed")  ? &ls->have_seed
                 : !strcmp(key, "note")  ? &ls->have_note
                                         : NULL;
+    if (!once && ls->op == OP_CUSTOM)
+        return parse_named(ls, key, val, where, err);
     if (!once) {
         char keys[128];
         snprintf(keys, sizeof keys, "%s", op_get(ls->op)->size_keys);
@@ -370,6 +412,10 @@ static int parse_key(struct line_spec *ls, char *tok, const char *where, struct 
 /* "sgemm needs M=, N= and K=": every key the op requires must be given. */
 static int check_required(const struct line_spec *ls, const char *where, struct hb_err *err)
 {
+    if (ls->op == OP_CUSTOM && !ls->n_named) {
+        err_set(err, "%s: custom needs its sizes (name=value, as the kernel's `sizes` names them)", where);
+        return -1;
+    }
     const char *required = op_get(ls->op)->required_keys;
     char list[128] = "", words[128];
     int missing = 0, n = 0;
@@ -402,7 +448,7 @@ int case_parse_line(char *text, const char *file, int line, struct case_set *set
     if (failed)
         return -1;
     if (op_parse(op, &ls.op)) {
-        err_set(err, "%s: unknown op '%s' (sgemm, sgemm_strided, reduce, or include)", where, op);
+        err_set(err, "%s: unknown op '%s' (sgemm, sgemm_strided, reduce, custom, or include)", where, op);
         return -1;
     }
     char *name = next_token(&cursor, where, err, &failed);

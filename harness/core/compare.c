@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "guard.h"
+#include "types.h"
 
 /* The threshold's two parts and the band above it that is SUSPECT rather than FAIL (the
  * opening comment says why). */
@@ -60,20 +61,7 @@ void cmp_init(struct cmp_result *r)
     r->oob_buffer = -1;
 }
 
-static int64_t ordered(float f)
-{
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    return (bits & 0x80000000u) ? -(int64_t)(bits & 0x7fffffffu) : (int64_t)bits;
-}
-
-uint64_t cmp_ulp(float a, float b)
-{
-    if (isnan(a) || isnan(b))
-        return isnan(a) && isnan(b) ? 0 : UINT64_MAX;
-    int64_t d = ordered(a) - ordered(b);
-    return (uint64_t)(d < 0 ? -d : d);
-}
+uint64_t cmp_ulp(float a, float b) { return ty_ulp(TY_F32, &a, &b); }
 
 double cmp_threshold(long len, double gauge, double magnitude)
 {

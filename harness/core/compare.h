@@ -48,6 +48,12 @@ struct cmp_result {
     int repeats_within;   /* a kernel not declaring it whose repeats differed: 1 when every
                              launch, the first included, was within the bound by itself, so
                              that the manifest key is the remedy to name (verdict.c) */
+    /* An op of several outputs and types (custom): the output holding the first bad element,
+     * its expected and got values as the type table writes them, and the shape the heat map
+     * folds (rows x columns; 1 x length for a list). "" and 0 for the other ops. */
+    char first_buffer[16];
+    char first_values[96];
+    long heat_rows, heat_cols;
     unsigned char heat[CMP_HEAT * CMP_HEAT];
 };
 

@@ -87,9 +87,26 @@ static float wideint_value(uint64_t *s, const struct hb_case *c, const struct wi
     return row % w->stride ? 0.0f : v;
 }
 
+/* Each (seed, stream) its own sequence. */
+static uint64_t gen_state(const struct hb_case *c, int stream)
+{
+    return c->seed * 0x2545f4914f6cdd1dull + (uint64_t)stream * 0x9e3779b97f4a7c15ull + 1;
+}
+
+void gen_uniform(double *out, size_t n, const struct hb_case *c, int stream, double lo, double hi, int whole)
+{
+    uint64_t s = gen_state(c, stream);
+    for (size_t i = 0; i < n; i++) {
+        double u = (double)(splitmix64(&s) >> 11) * 0x1p-53; /* [0, 1) with 53 random bits */
+        out[i] = whole ? floor(lo + u * (hi - lo)) : lo + u * (hi - lo);
+        if (out[i] >= hi) /* rounding at the top of a wide range */
+            out[i] = whole ? hi - 1 : nextafter(hi, lo);
+    }
+}
+
 void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int stream)
 {
-    uint64_t s = c->seed * 0x2545f4914f6cdd1dull + (uint64_t)stream * 0x9e3779b97f4a7c15ull + 1;
+    uint64_t s = gen_state(c, stream);
     len = len < 1 ? 1 : len;
     int amp = gen_exact_amplitude(len, op_is_gemm(c->op) ? 2 : 1);
     struct wideint_shape w = wideint_shape(c, len);

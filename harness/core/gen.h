@@ -14,6 +14,10 @@
  * (row-major M x K and K x N: DIST_WIDEINT reads the row of B from c->N). */
 void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int stream);
 
+/* Fills n values uniform in [lo, hi) (whole: whole numbers lo..hi-1) from the case's seed and
+ * `stream`, for custom buffers of integer types and `init = range LO HI`. */
+void gen_uniform(double *out, size_t n, const struct hb_case *c, int stream, double lo, double hi, int whole);
+
 /* Exact-distribution amplitude: values are j/2 for |j| <= amplitude. */
 int gen_exact_amplitude(long len, int factors);
 

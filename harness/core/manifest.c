@@ -3,6 +3,8 @@
  * and what a backend's load() needs of it. */
 #include "manifest.h"
 
+#include "custom.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -28,6 +30,7 @@ static void desc_free(struct kern_desc *k)
     free(k->note);
     free(k->cases);
     free(k->file);
+    cus_free(k->custom);
 }
 
 void kern_set_free(struct kern_set *set)
@@ -104,6 +107,8 @@ static long size_var(const struct hb_case *c, char var)
 
 int kern_grid(const struct kern_desc *k, const struct hb_case *c, unsigned grid[3], struct hb_err *err)
 {
+    if (k->custom)
+        return cus_grid(k->custom, c, grid, err);
     for (int i = 0; i < 3; i++) {
         const struct kern_grid_term *t = &k->grid[i];
         long size = t->var ? size_var(c, t->var) : 0;
@@ -121,7 +126,8 @@ int kern_grid(const struct kern_desc *k, const struct hb_case *c, unsigned grid[
 
 int kern_runs_case(const struct kern_desc *k, const struct hb_case *c)
 {
-    return k->op == c->op && (!k->cases || !fnmatch(k->cases, c->name, 0));
+    return k->op == c->op && (!k->cases || !fnmatch(k->cases, c->name, 0)) &&
+           (!k->custom || cus_takes_case(k->custom, c));
 }
 
 void kern_widths_str(const struct kern_desc *k, char *buf, unsigned len)
@@ -153,9 +159,23 @@ int kern_args(const struct kern_desc *k, enum hb_op op, struct kern_arg out[HB_M
     return n;
 }
 
+const struct op_param *kern_params(const struct kern_desc *k, enum hb_op op)
+{
+    return k && k->custom ? k->custom->params : op_get(op)->params;
+}
+
+int kern_param_find(const struct kern_desc *k, enum hb_op op, const char *name)
+{
+    const struct op_param *p = kern_params(k, op);
+    for (int i = 0; p[i].name; i++)
+        if (!strcmp(p[i].name, name))
+            return i;
+    return -1;
+}
+
 void kern_bind(const struct kern_desc *k, enum hb_op op, const struct op_layout *l, struct hb_args *a)
 {
-    const struct op_desc *d = op_get(op);
+    const struct op_param *params = kern_params(k, op);
     struct kern_arg sig[HB_MAX_PARAMS];
     int n = kern_args(k, op, sig);
     memset(a, 0, sizeof *a);
@@ -163,9 +183,9 @@ void kern_bind(const struct kern_desc *k, enum hb_op op, const struct op_layout 
     for (int i = 0; i < l->n_bufs; i++)
         a->bytes[i] = l->bytes[i];
     for (int i = 0; i < n; i++) {
-        const struct op_param *p = &d->params[sig[i].param];
+        const struct op_param *p = &params[sig[i].param];
         int at = p->slot;
-        if (p->kind == HB_PARAM_I32)
+        if (p->kind == HB_PARAM_I32 || p->kind == HB_PARAM_I64) /* a custom op's i64 scalar is I64 */
             at = a->n_ints, a->ints[a->n_ints++] = l->ints[p->slot];
         else if (p->kind == HB_PARAM_F32)
             at = a->n_floats, a->floats[a->n_floats++] = l->floats[p->slot];
@@ -177,7 +197,7 @@ int kern_takes(const struct kern_desc *k, const char *name)
 {
     if (!k)
         return 0; /* the vendor library takes the op's ABI, which has no scalars */
-    int want = op_param_find(k->op, name);
+    int want = kern_param_find(k, k->op, name);
     struct kern_arg a[HB_MAX_PARAMS];
     int n = kern_args(k, k->op, a);
     for (int i = 0; want >= 0 && i < n; i++)

@@ -18,7 +18,7 @@ struct kern_grid_term {
     long value; /* the constant, or the divisor */
 };
 
-/* One declared parameter: which word of the op's vocabulary (op_get(op)->params), and how it is
+/* One declared parameter: which word of the kernel's vocabulary (kern_params), and how it is
  * passed (an integer may be widened: `n:u64`). */
 struct kern_arg {
     unsigned char param;
@@ -46,12 +46,15 @@ struct kern_desc {
     int user;            /* from a --manifest file, not a shipped one: a build failure is an ERROR */
     int n_args;          /* manifest `args`, the kernel's parameters in its order; 0: the op's ABI */
     struct kern_arg args[HB_MAX_PARAMS];
-    int col_major;         /* layout = col (sgemm): matrices stored column by column */
-    unsigned shared_bytes; /* dynamic shared memory per block */
-    int nondeterministic;  /* deterministic = no: repeat launches may differ within the bound */
-    char *file;            /* manifest, for messages */
+    int col_major;           /* layout = col (sgemm): matrices stored column by column */
+    unsigned shared_bytes;   /* dynamic shared memory per block */
+    int nondeterministic;    /* deterministic = no: repeat launches may differ within the bound */
+    struct cus_desc *custom; /* op = custom: its buffers, sizes, scalars, reference (custom.h) */
+    char *file;              /* manifest, for messages */
     int line;
 };
+
+struct cus_desc;
 
 struct kern_set {
     struct kern_desc *k;
@@ -82,6 +85,10 @@ int kern_args(const struct kern_desc *k, enum hb_op op, struct kern_arg out[HB_M
  * taken from the layout's slots. Buffer offsets are the caller's (guard bands). What the
  * testbed and bench both pass, so no caller fills hb_args by hand. */
 void kern_bind(const struct kern_desc *k, enum hb_op op, const struct op_layout *l, struct hb_args *a);
+/* The words a kernel's `args` may use: a custom kernel's own, else its op's (k may be NULL).
+ * kern_param_find: the index of `name` among them, or -1. */
+const struct op_param *kern_params(const struct kern_desc *k, enum hb_op op);
+int kern_param_find(const struct kern_desc *k, enum hb_op op, const char *name);
 /* Whether kernel k (NULL: the vendor library) takes the vocabulary word `name` ("beta"). */
 int kern_takes(const struct kern_desc *k, const char *name);
 /* What a backend's load() needs of k; build_dir is the build folder (path_exe_dir()). */

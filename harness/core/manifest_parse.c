@@ -8,190 +8,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "custom.h"
 #include "infile.h"
 #include "manifest.h"
+#include "manifest_values.h"
 
 #define MAX_LINE 4096
-
-static int parse_block(const char *val, unsigned block[3], const char *where, struct hb_err *err)
-{
-    long v[3] = {1, 1, 1};
-    int n = 0;
-    char buf[MAX_LINE];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        if (n == 3 || parse_long(tok, &v[n]) || v[n] < 1 || v[n] > 1024) {
-            err_set(err, "%s: block = %s: expected 1 to 3 whole numbers from 1 to 1024", where, val);
-            return -1;
-        }
-        n++;
-    }
-    if (!n || v[0] * v[1] * v[2] > 1024) {
-        err_set(err, "%s: block = %s: 1 to 1024 threads in all", where, val);
-        return -1;
-    }
-    for (int i = 0; i < 3; i++)
-        block[i] = (unsigned)v[i];
-    return 0;
-}
-
-static int parse_grid(const char *val, enum hb_op op, struct kern_grid_term grid[3], const char *where,
-                      struct hb_err *err)
-{
-    const char *vars = op_get(op)->grid_vars;
-    int n = 0;
-    char buf[MAX_LINE];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (int i = 0; i < 3; i++)
-        grid[i] = (struct kern_grid_term){0, 1};
-    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        if (n == 3) {
-            err_set(err, "%s: grid = %s: at most 3 dimensions", where, val);
-            return -1;
-        }
-        struct kern_grid_term t = {0, 1};
-        if (isalpha((unsigned char)tok[0])) {
-            if (!strchr(vars, tok[0]) || (tok[1] && tok[1] != '/')) {
-                char listed[16] = "";
-                for (const char *v = vars; *v; v++)
-                    snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%c", v == vars ? "" : ", ",
-                             *v);
-                err_set(err, "%s: grid term '%s': variables for %s are %s", where, tok, op_name(op), listed);
-                return -1;
-            }
-            t.var = tok[0];
-            if (tok[1] == '/' && (parse_long(tok + 2, &t.value) || t.value < 1)) {
-                err_set(err, "%s: grid term '%s': divisor must be a whole number >= 1", where, tok);
-                return -1;
-            }
-        } else if (parse_long(tok, &t.value) || t.value < 1) {
-            err_set(err, "%s: grid term '%s': expected INT, VAR or VAR/INT", where, tok);
-            return -1;
-        }
-        grid[n++] = t;
-    }
-    if (!n) {
-        err_set(err, "%s: grid has no value", where);
-        return -1;
-    }
-    return 0;
-}
-
-static int parse_widths(const char *val, struct kern_desc *k, const char *where, struct hb_err *err)
-{
-    if (!strcmp(val, "any")) {
-        k->any_width = 1;
-        return 0;
-    }
-    char buf[MAX_LINE];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-        long w;
-        if (parse_long(tok, &w) || w < 1 || w > 1024 || (w & (w - 1))) {
-            err_set(err, "%s: widths = %s: expected 'any' or powers of two", where, val);
-            return -1;
-        }
-        if (k->n_widths == KERN_MAX_WIDTHS) {
-            err_set(err, "%s: widths lists more than %d values", where, KERN_MAX_WIDTHS);
-            return -1;
-        }
-        k->widths[k->n_widths++] = (int)w;
-    }
-    if (!k->n_widths) {
-        err_set(err, "%s: widths has no value", where);
-        return -1;
-    }
-    return 0;
-}
-
-static int parse_expect(const char *val, unsigned *out, const char *where, struct hb_err *err)
-{
-    *out = 0;
-    if (!strcmp(val, "pass"))
-        return 0;
-    char buf[MAX_LINE];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (char *save = NULL, *tok = strtok_r(buf, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
-        unsigned bit;
-        if (class_parse(str_trim(tok), &bit)) {
-            err_set(err,
-                    "%s: expect = %s: 'pass' or a class: wrong, nan-mismatch, unwritten, oob, "
-                    "input-modified, nondeterministic, timeout, crash, api-error",
-                    where, val);
-            return -1;
-        }
-        *out |= bit;
-    }
-    return 0;
-}
-
-/* One word of `args`: a vocabulary word of the op, an integer optionally with its width
- * (`n:u64` for a size_t parameter). */
-static int parse_arg(char *tok, struct kern_desc *k, const char *where, struct hb_err *err)
-{
-    char *colon = strchr(tok, ':');
-    if (colon)
-        *colon++ = 0;
-    int i = op_param_find(k->op, tok);
-    if (i < 0) {
-        char words[160] = "";
-        for (const struct op_param *p = op_get(k->op)->params; p->name; p++)
-            snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s", p == op_get(k->op)->params ? "" : " ",
-                     p->name);
-        err_set(err, "%s: args: '%s' is not a parameter %s knows (%s)", where, tok, op_name(k->op), words);
-        return -1;
-    }
-    struct kern_arg a = {(unsigned char)i, op_get(k->op)->params[i].kind};
-    int is_int = a.kind == HB_PARAM_I32;
-    if (colon &&
-        (!is_int || (strcmp(colon, "i32") && strcmp(colon, "u32") && strcmp(colon, "i64") && strcmp(colon, "u64")))) {
-        err_set(err, "%s: args: '%s:%s': a width (i32, u32, i64, u64) is for an integer", where, tok, colon);
-        return -1;
-    }
-    if (colon && colon[1] == '6')
-        a.kind = HB_PARAM_I64;
-    for (int j = 0; j < k->n_args; j++)
-        if (k->args[j].param == a.param) {
-            err_set(err, "%s: args: '%s' is given twice", where, tok);
-            return -1;
-        }
-    if (k->n_args == HB_MAX_PARAMS) {
-        err_set(err, "%s: args: more than %d parameters", where, HB_MAX_PARAMS);
-        return -1;
-    }
-    k->args[k->n_args++] = a;
-    return 0;
-}
-
-/* `args`: the kernel's parameters in its order. Every buffer of the op must be among them (a
- * kernel that cannot see its output cannot be judged); sizes it takes from the grid may not. */
-static int parse_args(const char *val, struct kern_desc *k, const char *where, struct hb_err *err)
-{
-    char buf[MAX_LINE];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save))
-        if (parse_arg(tok, k, where, err))
-            return -1;
-    const struct op_param *p = op_get(k->op)->params;
-    for (int i = 0; p[i].name; i++) {
-        int listed = p[i].kind != HB_PARAM_BUF && !(k->op == OP_SGEMM_STRIDED && !strncmp(p[i].name, "ld", 2));
-        for (int j = 0; j < k->n_args; j++)
-            listed |= k->args[j].param == i;
-        if (!listed) {
-            err_set(err, "%s: args = %s: '%s' is missing (%s)", where, val, p[i].name,
-                    p[i].kind == HB_PARAM_BUF ? "every buffer of the op is a parameter"
-                                              : "sgemm_strided cases need their strides");
-            return -1;
-        }
-    }
-    return 0;
-}
 
 /* What a setter gets: the kernel, the value, where it was said, and the manifest's folder. */
 struct key_ctx {
     struct kern_desc *k;
     const char *val, *where, *dir;
-    char **later; /* grid and args are parsed last, by finish_kernel: their words depend on op */
+    char **later; /* this key's text, for a key finish_kernel parses: its words depend on op */
     struct hb_err *err;
 };
 
@@ -199,7 +27,7 @@ static int set_op(struct key_ctx *c)
 {
     if (!op_parse(c->val, &c->k->op))
         return 0;
-    err_set(c->err, "%s: op = %s: expected sgemm, sgemm_strided or reduce", c->where, c->val);
+    err_set(c->err, "%s: op = %s: expected sgemm, sgemm_strided, reduce or custom", c->where, c->val);
     return -1;
 }
 
@@ -222,11 +50,10 @@ static int set_source(struct key_ctx *c)
     return 0;
 }
 static int set_entry(struct key_ctx *c) { return c->k->entry = xstrdup(c->val), 0; }
-static int set_block(struct key_ctx *c) { return parse_block(c->val, c->k->block, c->where, c->err); }
-static int set_grid(struct key_ctx *c) { return c->later[0] = xstrdup(c->val), 0; }
-static int set_args(struct key_ctx *c) { return c->later[1] = xstrdup(c->val), 0; }
-static int set_widths(struct key_ctx *c) { return parse_widths(c->val, c->k, c->where, c->err); }
-static int set_expect(struct key_ctx *c) { return parse_expect(c->val, &c->k->expect, c->where, c->err); }
+static int set_block(struct key_ctx *c) { return kern_parse_block(c->val, c->k->block, c->where, c->err); }
+static int set_later(struct key_ctx *c) { return *c->later = xstrdup(c->val), 0; }
+static int set_widths(struct key_ctx *c) { return kern_parse_widths(c->val, c->k, c->where, c->err); }
+static int set_expect(struct key_ctx *c) { return kern_parse_expect(c->val, &c->k->expect, c->where, c->err); }
 static int set_note(struct key_ctx *c) { return c->k->note = xstrdup(c->val), 0; }
 static int set_cases(struct key_ctx *c) { return c->k->cases = xstrdup(c->val), 0; }
 
@@ -293,7 +120,7 @@ static const struct kern_key {
     {"source", set_source, 1, 0},
     {"entry", set_entry, 1, 0},
     {"block", set_block, 1, 0},
-    {"grid", set_grid, 1, 0},
+    {"grid", set_later, 1, 0},
     {"chunk", set_chunk, 0, 0},
     {"widths", set_widths, 0, 0},
     {"expect", set_expect, 0, 0},
@@ -301,18 +128,33 @@ static const struct kern_key {
     {"cases", set_cases, 0, 0},
     {"needs", set_needs, 0, 0},
     {"timeout", set_timeout, 0, 0},
-    {"args", set_args, 0, 0},
+    {"args", set_later, 0, 0},
     {"layout", set_layout, 0, 0},
     {"shared_bytes", set_shared_bytes, 0, 0},
     {"deterministic", set_deterministic, 0, 0},
+    /* op = custom's own (custom_parse.c parses them), in cus_key_names' order. */
+    {"sizes", set_later, 0, 0},
+    {"buffers", set_later, 0, 0},
+    {"scalars", set_later, 0, 0},
+    {"reference", set_later, 0, 0},
+    {"tolerance", set_later, 0, 0},
+    {"oracle", set_later, 0, 0},
 };
 #define KERN_KEYS ((int)(sizeof kern_keys / sizeof kern_keys[0]))
 
-/* Parse state of the kernel being read: the line each key was given on (0: not given). */
+/* Parse state of the kernel being read: the line each key was given on (0: not given), and
+ * the text of the keys finish_kernel parses. */
 struct seen {
     int line[KERN_KEYS];
-    char *later[2]; /* grid, args */
+    char *later[KERN_KEYS];
 };
+
+static void seen_reset(struct seen *s)
+{
+    for (int i = 0; i < KERN_KEYS; i++)
+        free(s->later[i]);
+    memset(s, 0, sizeof *s);
+}
 
 static int key_index(const char *name)
 {
@@ -322,7 +164,51 @@ static int key_index(const char *name)
     return -1;
 }
 
-static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, struct hb_err *err)
+/* op = custom: its own keys and grid (custom_parse.c); any other op may not give them. */
+static int finish_custom(struct kern_desc *k, struct seen *s, const char *path, const char *dir, struct hb_err *err)
+{
+    int first = key_index(cus_key_names[0]);
+    if (k->op != OP_CUSTOM) {
+        for (int i = 0; i < CUS_KEYS; i++)
+            if (s->line[first + i])
+                return err_set(err, "%s:%d: kernel [%s]: %s applies to op = custom only", path, s->line[first + i],
+                               k->name, cus_key_names[i]),
+                       -1;
+        return 0;
+    }
+    struct cus_keys keys = {.grid = s->later[key_index("grid")],
+                            .kernel = k->name,
+                            .grid_line = s->line[key_index("grid")],
+                            .kernel_line = k->line};
+    for (int i = 0; i < CUS_KEYS; i++)
+        keys.text[i] = s->later[first + i], keys.line[i] = s->line[first + i];
+    if (!s->later[key_index("args")])
+        return err_set(err, "%s:%d: custom kernel [%s] has no 'args' (its parameters in order)", path, k->line,
+                       k->name),
+               -1;
+    k->custom = cus_parse(&keys, path, dir, err);
+    return k->custom ? 0 : -1;
+}
+
+/* The source must be a readable file. */
+static int finish_source(const struct kern_desc *k, const struct seen *s, const char *path, struct hb_err *err)
+{
+    if (access(k->source, R_OK)) {
+        err_set(err, "%s:%d: kernel [%s]: source %s: %s", path, s->line[key_index("source")], k->name, k->source,
+                strerror(errno));
+        return -1;
+    }
+    /* A compiler handed a folder says "No such file", and one handed /dev/zero reads forever. */
+    struct stat st;
+    if (stat(k->source, &st) == 0 && !S_ISREG(st.st_mode)) {
+        err_set(err, "%s:%d: kernel [%s]: source %s is %s, not a source file", path, s->line[key_index("source")],
+                k->name, k->source, S_ISDIR(st.st_mode) ? "a folder" : "a device, pipe or socket");
+        return -1;
+    }
+    return 0;
+}
+
+static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, const char *dir, struct hb_err *err)
 {
     for (int i = 0; i < KERN_KEYS; i++)
         if (kern_keys[i].required && !s->line[i]) {
@@ -340,10 +226,11 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
     }
     char where[300];
     snprintf(where, sizeof where, "%s:%d", path, s->line[key_index("grid")]);
-    if (parse_grid(s->later[0], k->op, k->grid, where, err))
+    if (finish_custom(k, s, path, dir, err) ||
+        (k->op != OP_CUSTOM && kern_parse_grid(s->later[key_index("grid")], k->op, k->grid, where, err)))
         return -1;
     snprintf(where, sizeof where, "%s:%d", path, s->line[key_index("args")]);
-    if (s->later[1] && parse_args(s->later[1], k, where, err))
+    if (s->later[key_index("args")] && kern_parse_args(s->later[key_index("args")], k, where, err))
         return -1;
     if (s->line[key_index("layout")] && !op_get(k->op)->gemm) {
         err_set(err, "%s:%d: kernel [%s]: layout applies to sgemm only", path, s->line[key_index("layout")], k->name);
@@ -351,34 +238,21 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
     }
     if (!s->line[key_index("widths")])
         k->any_width = 1;
-    if (access(k->source, R_OK)) {
-        err_set(err, "%s:%d: kernel [%s]: source %s: %s", path, s->line[key_index("source")], k->name, k->source,
-                strerror(errno));
-        return -1;
-    }
-    /* A compiler handed a folder says "No such file", and one handed /dev/zero reads forever. */
-    struct stat st;
-    if (stat(k->source, &st) == 0 && !S_ISREG(st.st_mode)) {
-        err_set(err, "%s:%d: kernel [%s]: source %s is %s, not a source file", path, s->line[key_index("source")],
-                k->name, k->source, S_ISDIR(st.st_mode) ? "a folder" : "a device, pipe or socket");
-        return -1;
-    }
-    return 0;
+    return finish_source(k, s, path, err);
 }
 
 /* A "[name]" line: finishes the kernel before it and starts the next. */
-static int start_kernel(char *t, struct kern_set *set, struct kern_desc **k, struct seen *s, const char *path, int line,
-                        struct hb_err *err)
+static int start_kernel(char *t, struct kern_set *set, struct kern_desc **k, struct seen *s, const char *path,
+                        const char *dir, int line, struct hb_err *err)
 {
     char *close = strchr(t, ']');
     if (!close || close[1] || close == t + 1) {
         err_set(err, "%s:%d: expected [kernel_name]", path, line);
         return -1;
     }
-    if (*k && finish_kernel(*k, s, path, err))
+    if (*k && finish_kernel(*k, s, path, dir, err))
         return -1;
-    free(s->later[0]), free(s->later[1]);
-    memset(s, 0, sizeof *s);
+    seen_reset(s);
     *close = 0;
     /* Rows and baselines hold a kernel's name in 63 bytes: a longer one would be cut. */
     if (strlen(t + 1) > KERN_MAX_NAME) {
@@ -413,7 +287,7 @@ static int set_key(char *t, struct kern_desc *k, struct seen *s, const char *dir
     char *key = str_trim(t), *val = str_trim(eq + 1);
     int i = key_index(key);
     if (i < 0) {
-        char names[256] = "";
+        char names[384] = "";
         for (int j = 0; j < KERN_KEYS; j++)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j ? ", " : "", kern_keys[j].name);
         err_set(err, "%s: unknown key '%s' (%s)", where, key, names);
@@ -428,7 +302,7 @@ static int set_key(char *t, struct kern_desc *k, struct seen *s, const char *dir
         err_set(err, "%s: '%s' has no value", where, key);
         return -1;
     }
-    struct key_ctx c = {k, val, where, dir, s->later, err};
+    struct key_ctx c = {k, val, where, dir, &s->later[i], err};
     return kern_keys[i].set(&c);
 }
 
@@ -473,15 +347,15 @@ static int parse_lines(FILE *f, const char *path, struct kern_set *set, struct h
             *hash = 0;
         char *t = str_trim(line_buf);
         if (*t)
-            rc = *t == '[' ? start_kernel(t, set, &k, &s, path, line, err) : set_key(t, k, &s, dir, where, err);
+            rc = *t == '[' ? start_kernel(t, set, &k, &s, path, dir, line, err) : set_key(t, k, &s, dir, where, err);
     }
     if (!rc && ferror(f))
         err_set(err, "%s: read error", path), rc = -1;
     if (!rc && k)
-        rc = finish_kernel(k, &s, path, err);
+        rc = finish_kernel(k, &s, path, dir, err);
     if (!rc && !k)
         err_set(err, "%s: no [kernel_name] section", path), rc = -1;
-    free(s.later[0]), free(s.later[1]);
+    seen_reset(&s);
     free(dir);
     return rc;
 }

@@ -1,5 +1,5 @@
 /* op.c: the op table (op.h) and the names every layer shares. The ops themselves live in
- * op_gemm.c and op_reduce.c. */
+ * op_gemm.c, op_reduce.c and custom_data.c. */
 #include "op.h"
 
 #include <stdlib.h>
@@ -12,6 +12,7 @@ static const struct op_desc *const op_table[OP_COUNT] = {
     [OP_SGEMM] = &op_sgemm,
     [OP_REDUCE] = &op_reduce,
     [OP_SGEMM_STRIDED] = &op_sgemm_strided,
+    [OP_CUSTOM] = &op_custom,
 };
 
 const struct op_desc *op_get(enum hb_op op) { return op < OP_COUNT ? op_table[op] : NULL; }

@@ -1,8 +1,9 @@
-/* op.h: the ops as one table. Everything that differs between sgemm, sgemm_strided and reduce
- * lives in one struct op_desc per op (op_gemm.c, op_reduce.c): its case keys, the size
- * variables a grid may use, how its inputs and references are made, how its buffers are laid
- * out, how its output is checked and how a case is described. The rest of the core asks this
- * table, so adding an op is one new op_<name>.c, a line in op.c, and case lines. */
+/* op.h: the ops as one table. Everything that differs between sgemm, sgemm_strided, reduce and
+ * custom lives in one struct op_desc per op (op_gemm.c, op_reduce.c, custom_data.c): its case
+ * keys, the size variables a grid may use, how its inputs and references are made, how its
+ * buffers are laid out, how its outputs are checked and how a case is described. The rest of
+ * the core asks this table, so adding an op is one new op_<name>.c, a line in op.c, and case
+ * lines. */
 #ifndef HB_OP_H
 #define HB_OP_H
 
@@ -13,7 +14,7 @@
 #include "backend.h"
 #include "util.h"
 
-enum hb_op { OP_SGEMM, OP_REDUCE, OP_SGEMM_STRIDED, OP_COUNT };
+enum hb_op { OP_SGEMM, OP_REDUCE, OP_SGEMM_STRIDED, OP_CUSTOM, OP_COUNT };
 
 struct hb_case;
 struct kern_desc;
@@ -34,14 +35,20 @@ struct case_data {
     void *ref; /* the op's references */
 };
 
-/* One launch's buffers in the op's argument order (inputs, then the output), and every integer
- * and float of the op's vocabulary by slot (struct op_param): the testbed passes the ones the
- * kernel declares, in its order. */
+/* What a buffer is to a launch. An input is uploaded once and must come back unchanged; an
+ * output starts as its data (or the poison) before every launch, is compared and must repeat
+ * bit for bit; scratch starts as its data before every launch and only its guard bands are
+ * checked. */
+enum op_role { OP_ROLE_IN, OP_ROLE_OUT, OP_ROLE_SCRATCH };
+
+/* One launch's buffers in the op's argument order, and every integer and float of the op's
+ * vocabulary by slot (struct op_param): the testbed passes the ones the kernel declares, in
+ * its order. */
 struct op_layout {
-    int n_bufs, out;                    /* buffer count; index of the output */
-    const float *data[HB_MAX_BUF_ARGS]; /* initial contents; NULL: the output */
-    const float *out_init;              /* what the output holds before a launch (C for a kernel
-                                           that takes beta); NULL: poison */
+    int n_bufs;
+    const void *data[HB_MAX_BUF_ARGS];   /* initial contents; NULL: the poison (an output) */
+    unsigned char role[HB_MAX_BUF_ARGS]; /* enum op_role: an input unless the op says */
+    unsigned char type[HB_MAX_BUF_ARGS]; /* enum hb_type: f32 unless the op says */
     size_t bytes[HB_MAX_BUF_ARGS];
     int n_ints;
     int32_t ints[HB_MAX_INT_ARGS];
@@ -67,6 +74,10 @@ struct op_desc {
     int matrix_output;         /* the output is rows x columns (heat maps fold both); else a list */
     int has_total;             /* the outputs are partials of one total (its error is reported) */
     int needs_chunk;           /* its manifests must say `chunk` */
+    /* Its prepare forks (a C reference runs in a child): plan.c runs it before the reference
+     * threads start, as a fork while OpenBLAS computes on another thread hangs in OpenBLAS's
+     * fork handler. */
+    int prepare_forks;
     /* The words a manifest's `args` may use (NULL-terminated), and the signature of a kernel
      * that declares none: the op's ABI (kernels/README.md). */
     const struct op_param *params;
@@ -79,17 +90,22 @@ struct op_desc {
     void (*release)(struct case_data *d);
     /* Buffers, integers and floats for kernel k (NULL: the vendor library) on case d. */
     void (*layout)(const struct case_data *d, const struct kern_desc *k, struct op_layout *l);
-    /* Optional (NULL: none). On the output image before upload: what else it holds (padding
-     * between rows or columns); and after a launch, damage to that: CLS_OOB with the byte
-     * offset, once. */
-    void (*init_output)(const struct case_data *d, const struct kern_desc *k, float *out);
-    void (*check_padding)(const struct case_data *d, const struct kern_desc *k, const float *out, int out_arg,
+    /* Optional (NULL: none). On the (first) output's image before upload: what else it holds
+     * (padding between rows or columns); and after a launch, damage to that: CLS_OOB with the
+     * byte offset, once. */
+    void (*init_output)(const struct case_data *d, const struct kern_desc *k, void *out);
+    void (*check_padding)(const struct case_data *d, const struct kern_desc *k, const void *out, int out_arg,
                           struct cmp_result *cmp);
-    /* Error figures of the output against the references. */
-    void (*compare)(const struct case_data *d, const struct kern_desc *k, const float *out, struct cmp_result *cmp);
+    /* Error figures of the outputs against the references: got[i] is buffer i's data after the
+     * launch, in the layout's order. A pure function of them and d. */
+    void (*compare)(const struct case_data *d, const struct kern_desc *k, const void *const got[],
+                    struct cmp_result *cmp);
     /* Optional: what a report row says of kernel k's view of the case (sgemm: its alpha, beta
      * and layout). */
     void (*note)(const struct case_data *d, const struct kern_desc *k, struct rep_result *r);
+    /* Optional: bytes of case c's buffers where they depend on the kernels that run it (custom);
+     * without it the run sizes a case from its M, N, K or n. */
+    double (*case_bytes)(const struct hb_case *c, const struct kern_set *ks);
     /* The case's parameters for a report line: "17x31x9 lda 18 ldb 32 ldc 32". */
     void (*describe)(const struct rep_result *r, char *buf, size_t len);
     /* One output element by its indices: "C[3][4]", "partial 3". */
@@ -108,6 +124,6 @@ int op_param_find(enum hb_op op, const char *name);
 void op_prepare(struct case_data *d, const struct kern_set *ks);
 void op_release(struct case_data *d);
 
-extern const struct op_desc op_sgemm, op_sgemm_strided, op_reduce;
+extern const struct op_desc op_sgemm, op_sgemm_strided, op_reduce, op_custom;
 
 #endif

@@ -58,12 +58,12 @@ static void gemm_layout(const struct case_data *d, const struct kern_desc *k, st
     long ld[3];
     gemm_ld(c, col, ld);
     memset(l, 0, sizeof *l);
-    l->n_bufs = 3, l->out = 2;
+    l->n_bufs = 3, l->role[2] = OP_ROLE_OUT;
     for (int i = 0; i < 2; i++)
         l->data[i] = g->img[col][i], l->bytes[i] = g->img_n[col][i] * sizeof(float);
     l->bytes[2] = (size_t)(col ? c->N : c->M) * (size_t)ld[2] * sizeof(float);
     if (kern_takes(k, "beta"))
-        l->out_init = g->img[col][2];
+        l->data[2] = g->img[col][2]; /* C holds values for a kernel that takes beta, else poison */
     /* Slots as in gemm_params: M N K lda ldb ldc, alpha beta. BLAS wants ld >= 1 even for an
      * empty matrix; nothing is stored there then. */
     long ints[6] = {c->M, c->N, c->K, ld[0] > 1 ? ld[0] : 1, ld[1] > 1 ? ld[1] : 1, ld[2] > 1 ? ld[2] : 1};
@@ -98,12 +98,12 @@ static int not_rogue(float *v)
 }
 
 /* The padding of C starts as the rogue value and must stay so. */
-static void gemm_init_output(const struct case_data *d, const struct kern_desc *k, float *out)
+static void gemm_init_output(const struct case_data *d, const struct kern_desc *k, void *out)
 {
     gemm_padding(d, k, out, set_rogue);
 }
 
-static void gemm_check_padding(const struct case_data *d, const struct kern_desc *k, const float *out, int out_arg,
+static void gemm_check_padding(const struct case_data *d, const struct kern_desc *k, const void *out, int out_arg,
                                struct cmp_result *cmp)
 {
     if (cmp->oob_buffer >= 0)
@@ -116,10 +116,12 @@ static void gemm_check_padding(const struct case_data *d, const struct kern_desc
     }
 }
 
-/* Kernel k's C back as the row-major M x N matrix the references hold. */
-static void gemm_compare(const struct case_data *d, const struct kern_desc *k, const float *out, struct cmp_result *cmp)
+/* Kernel k's C (buffer 2) back as the row-major M x N matrix the references hold. */
+static void gemm_compare(const struct case_data *d, const struct kern_desc *k, const void *const bufs[],
+                         struct cmp_result *cmp)
 {
     const struct hb_case *c = d->c;
+    const float *out = bufs[2];
     const struct gemm_data *g = d->ref;
     int col = k ? k->col_major : 0;
     long ld[3];

@@ -71,17 +71,17 @@ static const struct ref_reduce *reduce_ref(const struct case_data *d, long chunk
 static void reduce_layout(const struct case_data *d, const struct kern_desc *k, struct op_layout *l)
 {
     memset(l, 0, sizeof *l);
-    l->n_bufs = 2, l->out = 1;
+    l->n_bufs = 2, l->role[1] = OP_ROLE_OUT;
     l->data[0] = d->in[0], l->bytes[0] = d->in_n[0] * sizeof(float);
     l->bytes[1] = (size_t)reduce_ref(d, k->chunk)->blocks * sizeof(float);
     l->n_ints = 1;
     l->ints[0] = (int32_t)d->c->n;
 }
 
-static void reduce_compare(const struct case_data *d, const struct kern_desc *k, const float *out,
+static void reduce_compare(const struct case_data *d, const struct kern_desc *k, const void *const bufs[],
                            struct cmp_result *cmp)
 {
-    cmp_reduce(reduce_ref(d, k->chunk), out, d->c->dist == DIST_EXACT, cmp);
+    cmp_reduce(reduce_ref(d, k->chunk), bufs[1], d->c->dist == DIST_EXACT, cmp);
 }
 
 static void reduce_describe(const struct rep_result *r, char *buf, size_t len) { snprintf(buf, len, "n=%ld", r->n); }

@@ -31,6 +31,7 @@ struct rep_result {
     enum hb_verdict verdict;
     long M, N, K, n;
     long lda, ldb, ldc; /* sgemm_strided row strides, 0 otherwise */
+    char sizes[96];     /* custom: the case's sizes, "rows=4 cols=7" */
     unsigned scalars;   /* sgemm: the kernel takes alpha (CASE_ALPHA) and/or beta (CASE_BETA) */
     float alpha, beta;  /* sgemm: what it computed with (1 and 0 for one that takes none) */
     char layout[4];     /* sgemm: "row" or "col", the kernel's storage; "" for other rows */

@@ -9,9 +9,9 @@
 #include "known.h"
 
 static const char *const verdict_names[V_COUNT] = {"PASS", "SUSPECT", "FAIL", "XFAIL", "XPASS", "SKIP", "ERROR"};
-static const char *const class_names_tab[CLS_COUNT] = {"wrong",          "nan-mismatch",     "unwritten", "oob",
-                                                       "input-modified", "nondeterministic", "timeout",   "crash",
-                                                       "api-error",      "oob-read"};
+static const char *const class_names_tab[CLS_COUNT] = {"wrong",          "nan-mismatch",     "unwritten",      "oob",
+                                                       "input-modified", "nondeterministic", "timeout",        "crash",
+                                                       "api-error",      "oob-read",         "reference-error"};
 
 const char *verdict_name(enum hb_verdict v) { return v < V_COUNT ? verdict_names[v] : "?"; }
 

@@ -18,13 +18,15 @@ enum hb_class {
     CLS_INPUT_MODIFIED = 1u << 4, /* an input changed during the launch */
     CLS_NONDET = 1u << 5,         /* two identical launches differ bitwise */
     CLS_TIMEOUT = 1u << 6,
-    CLS_CRASH = 1u << 7,    /* the child died on a signal */
-    CLS_API = 1u << 8,      /* the backend reported an API error */
-    CLS_OOB_READ = 1u << 9, /* a read outside an argument's data (seen exactly: emulator) */
+    CLS_CRASH = 1u << 7,      /* the child died on a signal */
+    CLS_API = 1u << 8,        /* the backend reported an API error */
+    CLS_OOB_READ = 1u << 9,   /* a read outside an argument's data (seen exactly: emulator) */
+    CLS_REFERENCE = 1u << 10, /* the harness had no reference (a custom op's C reference crashed,
+                                 touched memory outside its buffers, hung, or did not build) */
 };
-#define CLS_COUNT 10
+#define CLS_COUNT 11
 /* Classes that mean the kernel could not be judged: an ERROR, not a FAIL. */
-#define CLS_ERRORS (CLS_TIMEOUT | CLS_CRASH | CLS_API)
+#define CLS_ERRORS (CLS_TIMEOUT | CLS_CRASH | CLS_API | CLS_REFERENCE)
 /* Writes the class names joined by '+' into buf. */
 void class_names(unsigned classes, char *buf, unsigned len);
 /* Parses one class name ("oob"); 0 on success. */

@@ -219,10 +219,9 @@ char *str_trim(char *s)
     return s;
 }
 
-uint64_t hb_fnv1a(const void *p, size_t n)
+uint64_t hb_fnv1a_from(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
-    uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++)
         h = (h ^ b[i]) * 1099511628211ull;
     return h;
@@ -240,3 +239,4 @@ FILE *out_open(const char *path)
     }
     return fdopen(dup(report_fd), "w");
 }
+uint64_t hb_fnv1a(const void *p, size_t n) { return hb_fnv1a_from(1469598103934665603ull, p, n); }

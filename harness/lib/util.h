@@ -37,6 +37,8 @@ int parse_u64(const char *s, uint64_t *out);
 
 /* FNV-1a over n bytes: stable across runs and machines (seeds, output hashes, indexes). */
 uint64_t hb_fnv1a(const void *p, size_t n);
+/* The same hash going on from h (a hash so far): hb_fnv1a of several pieces in a row. */
+uint64_t hb_fnv1a_from(uint64_t h, const void *p, size_t n);
 
 /* Trims leading and trailing white space in place and returns the start. */
 char *str_trim(char *s);

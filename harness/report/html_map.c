@@ -5,6 +5,7 @@
  * are not drawn at all. */
 #include "html.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -41,15 +42,32 @@ struct grid {
     int cell;               /* pixels per cell */
 };
 
+/* The matrix the heat map folds: C (M x N) for SGEMM, the output the comparison names for an
+ * op of several (custom), 0 x 0 for a list. */
+static void map_shape(const struct rep_result *r, long *rows, long *cols)
+{
+    int named = r->cmp.heat_rows > 1 && r->cmp.heat_cols > 0;
+    *rows = named ? r->cmp.heat_rows : op_get(r->op)->matrix_output ? r->M : 0;
+    *cols = named ? r->cmp.heat_cols : op_get(r->op)->matrix_output ? r->N : 0;
+}
+
+/* Items of a list: a reduction's partials, or a custom op's named output of one row. */
+static long map_items(const struct rep_result *r)
+{
+    return r->cmp.heat_rows == 1 && r->cmp.heat_cols > 0 ? r->cmp.heat_cols : r->cmp.elements;
+}
+
 static struct grid grid_of(const struct rep_result *r)
 {
     struct grid g;
-    if (op_get(r->op)->matrix_output) {
-        g.rows = r->M < CMP_HEAT ? r->M : CMP_HEAT;
-        g.cols = r->N < CMP_HEAT ? r->N : CMP_HEAT;
+    long m, n;
+    map_shape(r, &m, &n);
+    if (m > 0 && n > 0) {
+        g.rows = m < CMP_HEAT ? m : CMP_HEAT;
+        g.cols = n < CMP_HEAT ? n : CMP_HEAT;
         g.items = g.rows * g.cols;
     } else {
-        long blocks = r->cmp.elements;
+        long blocks = map_items(r);
         g.items = blocks < CMP_HEAT * CMP_HEAT ? blocks : CMP_HEAT * CMP_HEAT;
         g.cols = g.items < CMP_HEAT ? g.items : CMP_HEAT;
         g.rows = (g.items + CMP_HEAT - 1) / CMP_HEAT;
@@ -61,13 +79,14 @@ static struct grid grid_of(const struct rep_result *r)
 
 static unsigned heat_at(const struct rep_result *r, long row, long col)
 {
-    long cell;
-    if (op_get(r->op)->matrix_output) {
-        long hr = r->M < CMP_HEAT ? row * CMP_HEAT / r->M : row;
-        long hc = r->N < CMP_HEAT ? col * CMP_HEAT / r->N : col;
+    long cell, m, n;
+    map_shape(r, &m, &n);
+    if (m > 0 && n > 0) {
+        long hr = m < CMP_HEAT ? row * CMP_HEAT / m : row;
+        long hc = n < CMP_HEAT ? col * CMP_HEAT / n : col;
         cell = hr * CMP_HEAT + hc;
     } else {
-        long d = row * CMP_HEAT + col, blocks = r->cmp.elements;
+        long d = row * CMP_HEAT + col, blocks = map_items(r);
         cell = blocks < CMP_HEAT * CMP_HEAT ? d * CMP_HEAT * CMP_HEAT / blocks : d;
     }
     return r->cmp.heat[cell];
@@ -88,10 +107,20 @@ static void svg_map(FILE *out, const struct rep_result *r)
 {
     struct grid g = grid_of(r);
     char top[96], side[64];
-    int matrix = op_get(r->op)->matrix_output;
-    if (matrix) {
-        snprintf(top, sizeof top, "columns 0..%ld of C &#8594;", r->N - 1);
-        snprintf(side, sizeof side, "rows 0..%ld &#8594;", r->M - 1);
+    long m, n;
+    map_shape(r, &m, &n);
+    /* The buffer's name is a C name (custom_parse.c), but it came through a child and JSON:
+     * only the characters a C name has reach the page. */
+    char of[sizeof r->cmp.first_buffer] = "C";
+    for (size_t i = 0, o = 0; r->cmp.first_buffer[i] && i < sizeof of - 1; i++, of[o] = 0)
+        if (isalnum((unsigned char)r->cmp.first_buffer[i]) || r->cmp.first_buffer[i] == '_')
+            of[o++] = r->cmp.first_buffer[i];
+    if (m > 0 && n > 0) {
+        snprintf(top, sizeof top, "columns 0..%ld of %.15s &#8594;", n - 1, of);
+        snprintf(side, sizeof side, "rows 0..%ld &#8594;", m - 1);
+    } else if (r->cmp.first_buffer[0]) {
+        snprintf(top, sizeof top, "%.15s[0..%ld], row by row &#8594;", of, map_items(r) - 1);
+        side[0] = 0;
     } else {
         snprintf(top, sizeof top, "block partials 0..%ld, row by row &#8594;", r->cmp.elements - 1);
         side[0] = 0;

@@ -13,6 +13,11 @@ static int has_first_bad(const void *p) { return ((const struct rep_result *)p)-
 static int has_oob(const void *p) { return ((const struct rep_result *)p)->cmp.oob_buffer >= 0; }
 static int has_total(const void *p) { return op_get(((const struct rep_result *)p)->op)->has_total; }
 
+static int has_sizes(const void *p) { return ((const struct rep_result *)p)->sizes[0] != 0; }
+static int has_buffer(const void *p) { return ((const struct rep_result *)p)->cmp.first_buffer[0] != 0; }
+static int has_values(const void *p) { return ((const struct rep_result *)p)->cmp.first_values[0] != 0; }
+static int has_shape(const void *p) { return ((const struct rep_result *)p)->cmp.heat_rows > 0; }
+
 static int has_layout(const void *p) { return ((const struct rep_result *)p)->layout[0] != 0; }
 static int has_repeat(const void *p) { return ((const struct rep_result *)p)->cmp.repeat_ulp != 0; }
 
@@ -62,6 +67,7 @@ const struct jf_field jf_result[] = {
     R("lda", JF_LONG, lda),
     R("ldb", JF_LONG, ldb),
     R("ldc", JF_LONG, ldc),
+    RIF("sizes", NULL, JF_TEXT, sizes, has_sizes),
     R("dist", JF_TEXT, dist),
     R("seed", JF_U64_STR, seed),
     RIF("alpha", NULL, JF_FLOAT, alpha, has_layout),
@@ -83,10 +89,14 @@ const struct jf_field jf_result[] = {
     RIF("j", "first_bad", JF_LONG, cmp.first_j, has_first_bad),
     RIF("expected", "first_bad", JF_DOUBLE, cmp.first_expected, has_first_bad),
     RIF("got", "first_bad", JF_FLOAT, cmp.first_got, has_first_bad),
+    RIF("buffer", "first_bad", JF_TEXT, cmp.first_buffer, has_buffer),
+    RIF("values", "first_bad", JF_TEXT, cmp.first_values, has_values),
     RIF("total_rel_err", NULL, JF_DOUBLE, cmp.total_rel_err, has_total),
     RIF("arg", "oob", JF_LONG, cmp.oob_buffer, has_oob),
     RIF("offset", "oob", JF_LONG, cmp.oob_offset, has_oob),
     RIF("heat", NULL, JF_HEAT, cmp.heat, has_heat),
+    RIF("heat_rows", NULL, JF_LONG, cmp.heat_rows, has_shape),
+    RIF("heat_cols", NULL, JF_LONG, cmp.heat_cols, has_shape),
     R("output_hash", JF_HASH, output_hash),
     R("kernel_ms", JF_DOUBLE, kernel_ms),
     R("child_ms", JF_DOUBLE, child_ms),

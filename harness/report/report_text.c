@@ -70,7 +70,11 @@ static void describe_figures(FILE *m, const struct rep_result *r)
     if (c->first_i >= 0) {
         char element[64];
         op->name_element(c->first_i, c->first_j, element, sizeof element);
-        fprintf(m, "; first bad %s: expected %.9g got %.9g", element, c->first_expected, (double)c->first_got);
+        fprintf(m, "; first bad %s%s: ", c->first_buffer, element);
+        if (c->first_values[0])
+            fputs(c->first_values, m);
+        else
+            fprintf(m, "expected %.9g got %.9g", c->first_expected, (double)c->first_got);
     }
 }
 

@@ -1,10 +1,7 @@
 /* plan.c: what a conformance run runs. Reads the manifests, cases and known bugs; probes the
  * backends (in child processes); marks the cases the selected kernels and shard use, checks
- * they fit host and devices, makes their references once (on several threads, before any
- * worker is forked, so all share them copy-on-write) and lists the groups with their estimated
- * work. Runs nothing on a device. */
-#include <pthread.h>
-#include <stdatomic.h>
+ * they fit host and devices (plan_memory.c; their data and references are plan_prepare.c's) and lists the
+ * groups with their estimated work. Runs nothing on a device. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +9,7 @@
 
 #include "arena.h"
 #include "guard.h"
-#include "ref.h"
 #include "runner.h"
-#include "trace.h"
 
 /* The tier's catalogue, or --cases. */
 static char *plan_cases_path(const struct run_opts *o, struct hb_err *err)
@@ -67,8 +62,9 @@ int plan_load(struct run_ctx *cx, struct hb_err *err)
         for (int k = before; k < cx->kernels.n; k++)
             cx->kernels.k[k].user = 1;
     }
-    if (plan_unique_names(&cx->kernels, err))
+    if (plan_unique_names(&cx->kernels, err) || cus_resolve(&cx->kernels, err))
         return -1;
+    cus_set_oracle_runner(orc_run);
     char *cases_path = plan_cases_path(o, err);
     if (!cases_path)
         return -1;
@@ -177,6 +173,8 @@ int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const st
 double plan_case_cost(const struct hb_case *c)
 {
     double fixed = 5e8, element = 200;
+    if (c->op == OP_CUSTOM) /* about an output element per combination of its sizes */
+        return fixed + element * case_size_product(c);
     if (!op_is_gemm(c->op))
         return fixed + element * (double)c->n;
     double elements = (double)c->M * c->K + (double)c->K * c->N + (double)c->M * c->N;
@@ -187,93 +185,6 @@ double plan_case_cost(const struct hb_case *c)
  * the order only: about what a fast device does in that time. */
 #define PLAN_COST_PER_SECOND 1e11
 #define PLAN_COST_PER_RESTART 3e10
-
-struct plan_pool {
-    struct run_ctx *cx;
-    int *order, n;
-    pthread_mutex_t lock;
-    int lo, hi; /* the cases of `order` nobody has taken yet */
-    pthread_t threads[64];
-    int joinable, started, blas; /* threads made; threads that have begun */
-    double t0, ms;               /* ms: when the last case was done, from t0 */
-};
-
-/* The next case for a thread that takes the largest (or, `small`, the smallest) left; -1
- * when none is. */
-static int plan_take(struct plan_pool *p, int small)
-{
-    pthread_mutex_lock(&p->lock);
-    int i = p->lo > p->hi ? -1 : small ? p->order[p->hi--] : p->order[p->lo++];
-    pthread_mutex_unlock(&p->lock);
-    return i;
-}
-
-/* Cases until none is left (or the run is interrupted: none is needed). Half the threads
- * take the largest first, so none is left with a big case at the end; half the smallest,
- * so groups of small cases can start at once (sched.c starts a group when its cases are
- * made). */
-static void *plan_prepare_thread(void *arg)
-{
-    struct plan_pool *p = arg;
-    pthread_mutex_lock(&p->lock);
-    int nth = p->started++, small = nth & 1;
-    pthread_mutex_unlock(&p->lock);
-    trace_track(TRACE_DATA_TRACK + nth, "case data and references, thread %d (%s first)", nth + 1,
-                small ? "smallest" : "largest");
-    for (int i; !sup_interrupted && (i = plan_take(p, small)) >= 0;) {
-        struct case_data *d = &p->cx->data[i];
-        double t0 = now_ms();
-        op_prepare(d, &p->cx->kernels);
-        trace_span(TRACE_DATA_TRACK + nth, "data", d->c->name, NULL, t0, now_ms());
-        if (atomic_fetch_sub(&p->cx->unmade, 1) == 1)
-            p->ms = now_ms() - p->t0;
-    }
-    return NULL;
-}
-
-static int plan_by_cost(const void *a, const void *b, void *cx)
-{
-    const struct case_data *data = ((struct run_ctx *)cx)->data;
-    double x = plan_case_cost(data[*(const int *)a].c), y = plan_case_cost(data[*(const int *)b].c);
-    return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
-}
-
-struct plan_pool *plan_prepare_start(struct run_ctx *cx, int jobs)
-{
-    struct plan_pool *p = xcalloc(1, sizeof *p);
-    p->cx = cx, p->order = xcalloc((size_t)cx->cases.n + 1, sizeof(int)), p->t0 = now_ms();
-    for (int i = 0; i < cx->cases.n; i++)
-        if (cx->data[i].used)
-            p->order[p->n++] = i;
-    atomic_store(&cx->unmade, p->n);
-    qsort_r(p->order, (size_t)p->n, sizeof *p->order, plan_by_cost, cx); /* largest first */
-    pthread_mutex_init(&p->lock, NULL);
-    p->hi = p->n - 1;
-    int callers = jobs < 64 ? jobs : 64, made = 0;
-    p->blas = ref_blas_threads();
-    ref_set_blas_threads(ref_blas_threads_for(callers < p->n ? callers : p->n, p->blas));
-    for (; made < callers && made < p->n; made++)
-        if (pthread_create(&p->threads[made], NULL, plan_prepare_thread, p))
-            break;
-    p->joinable = made;
-    if (!made) /* no thread: here, now */
-        plan_prepare_thread(p);
-    return p;
-}
-
-double plan_prepare_wait(struct plan_pool *p)
-{
-    for (int i = 0; i < p->joinable; i++)
-        pthread_join(p->threads[i], NULL);
-    pthread_mutex_destroy(&p->lock);
-    ref_set_blas_threads(p->blas);
-    double ms = p->ms;
-    free(p->order);
-    free(p);
-    return ms;
-}
-
-void plan_prepare(struct run_ctx *cx, int jobs) { plan_prepare_wait(plan_prepare_start(cx, jobs)); }
 
 int plan_width_runs(const struct run_opts *o, const struct probe *p, int dv, int w)
 {
@@ -300,7 +211,7 @@ void plan_group_cases(const struct run_ctx *cx, struct group *g)
             continue;
         g->cases[g->n_cases++] = i;
         g->cost += plan_case_cost(d->c);
-        double bytes = plan_case_bytes(d->c) + 6.0 * (double)grd_band();
+        double bytes = plan_case_bytes(d->c, &cx->kernels) + 6.0 * (double)grd_band();
         if (bytes > g->bytes)
             g->bytes = bytes;
     }

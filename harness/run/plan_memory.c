@@ -7,8 +7,10 @@
 #include "guard.h"
 #include "runner.h"
 
-double plan_case_bytes(const struct hb_case *c)
+double plan_case_bytes(const struct hb_case *c, const struct kern_set *ks)
 {
+    if (op_get(c->op)->case_bytes)
+        return op_get(c->op)->case_bytes(c, ks);
     if (!op_is_gemm(c->op))
         return 4.0 * (double)c->n * 1.01;
     return 4.0 * ((double)c->M * (c->lda > c->K ? c->lda : c->K) + (double)c->K * (c->ldb > c->N ? c->ldb : c->N) +
@@ -36,7 +38,7 @@ static int plan_check_host(const struct run_ctx *cx, double host, struct hb_err 
         if (!d->used)
             continue;
         const struct hb_case *c = d->c;
-        double bytes = plan_case_bytes(c);
+        double bytes = plan_case_bytes(c, &cx->kernels);
         if (PLAN_HOST_FACTOR * bytes > host)
             return err_set(err,
                            "%s:%d: case %s needs about %.1f GiB of host memory for its references; this host has "
@@ -66,7 +68,7 @@ int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int 
         if (!d->used)
             continue;
         const struct hb_case *c = d->c;
-        double bytes = plan_case_bytes(c);
+        double bytes = plan_case_bytes(c, &cx->kernels);
         for (int b = 0; b < n_probes; b++)
             for (int dv = 0; dv < probes[b].count; dv++) {
                 double have = (double)probes[b].dev[dv].global_mem_bytes;

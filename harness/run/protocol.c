@@ -35,7 +35,8 @@ static int msg_figures_valid(const struct rep_result *r, struct hb_err *err)
         return 0;
     }
     if (c->elements < 0 || c->bad < 0 || c->nan_mismatch < 0 || c->unwritten < 0 || c->overflowed < 0 ||
-        c->oob_buffer < -1 || c->oob_buffer >= HB_MAX_BUF_ARGS || c->first_i < -1 || c->first_j < -1) {
+        c->oob_buffer < -1 || c->oob_buffer >= HB_MAX_BUF_ARGS || c->first_i < -1 || c->first_j < -1 ||
+        c->heat_rows < 0 || c->heat_cols < 0) {
         err_set(err, "result with counts or positions out of range (elements %ld, bad %ld, oob buffer %ld)",
                 c->elements, c->bad, c->oob_buffer);
         return 0;
@@ -87,5 +88,6 @@ int msg_valid(struct msg *m, int group, int n_cases, struct hb_err *err)
     TERMINATE(r->backend), TERMINATE(r->device), TERMINATE(r->driver), TERMINATE(r->lang);
     TERMINATE(r->kernel), TERMINATE(r->case_name), TERMINATE(r->note), TERMINATE(r->why);
     TERMINATE(r->dist), TERMINATE(r->binary), TERMINATE(r->schedule);
+    TERMINATE(r->sizes), TERMINATE(r->cmp.first_buffer), TERMINATE(r->cmp.first_values);
     return 1;
 }

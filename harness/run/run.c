@@ -60,6 +60,7 @@ void run_fill_case(struct rep_result *r, const struct hb_case *c)
     snprintf(r->case_name, sizeof r->case_name, "%s", c->name);
     r->M = c->M, r->N = c->N, r->K = c->K, r->n = c->n;
     r->lda = c->lda, r->ldb = c->ldb, r->ldc = c->ldc;
+    case_sizes_text(c, r->sizes, sizeof r->sizes);
     snprintf(r->dist, sizeof r->dist, "%s", case_dist_name(c->dist));
     r->seed = c->seed;
     if (c->note[0] && !r->note[0])

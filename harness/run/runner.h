@@ -12,6 +12,7 @@
 
 #include "case.h"
 #include "child.h"
+#include "custom.h"
 #include "known.h"
 #include "loader.h"
 #include "manifest.h"
@@ -119,7 +120,7 @@ struct plan_pool *plan_prepare_start(struct run_ctx *cx, int jobs);
 double plan_prepare_wait(struct plan_pool *p);
 /* Bytes of one case's buffers, without guards (plan_check_memory) or with them (a group's
  * largest case, which the scheduler fits on the device). */
-double plan_case_bytes(const struct hb_case *c);
+double plan_case_bytes(const struct hb_case *c, const struct kern_set *ks);
 int plan_check_memory(const struct run_ctx *cx, const struct probe *probes, int n_probes, struct hb_err *err);
 /* The group's cases: every used case the kernel (or the vendor SGEMM) runs and --id asked for,
  * with its cost. */
@@ -132,6 +133,10 @@ int plan_groups(struct run_ctx *cx, const struct probe *probes, int n_probes, st
 void plan_free_groups(struct group *groups, int n);
 /* Work of one case in arbitrary units, for the order and the parts only. */
 double plan_case_cost(const struct hb_case *c);
+
+/* oracle.c: runs a custom kernel's oracle on the emulator (custom.h's cus_oracle_fn). */
+int orc_run(const struct kern_desc *k, const struct hb_case *c, const struct cus_data *cd, void *const outs[],
+            double timeout_s, char *why, size_t len);
 
 /* parts.c: whether g's worker may serve further groups (not an in-process backend's, not a
  * sanitized one); and long groups cut into parts for cx->jobs workers, in place (returns the

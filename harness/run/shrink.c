@@ -9,9 +9,9 @@
 
 #include "runner.h"
 
-#define SHRINK_MAX_TARGETS 8 /* failing cases shrunk per run: one per group and class */
-#define SHRINK_MAX_ROUNDS 64 /* each round at least halves or decrements a size */
-#define SHRINK_DIMS 3
+#define SHRINK_MAX_TARGETS 8       /* failing cases shrunk per run: one per group and class */
+#define SHRINK_MAX_ROUNDS 64       /* each round at least halves or decrements a size */
+#define SHRINK_DIMS CASE_MAX_SIZES /* M N K, n, or a custom case's sizes */
 #define SHRINK_MAX_CANDIDATES (3 * SHRINK_DIMS)
 
 /* The failure to keep, and the case being shrunk. */
@@ -23,9 +23,13 @@ struct shrink_goal {
     int rounds, trials;
 };
 
-/* The sizes an op shrinks (M N K, or n), as pointers into c. */
+/* The sizes an op shrinks (M N K, n, or a custom case's own), as pointers into c. */
 static int shrink_dims(struct hb_case *c, long *dims[SHRINK_DIMS])
 {
+    for (int i = 0; i < c->n_sizes; i++)
+        dims[i] = &c->sizes[i].value;
+    if (c->op == OP_CUSTOM)
+        return c->n_sizes;
     if (!op_is_gemm(c->op)) {
         dims[0] = &c->n;
         return 1;
@@ -36,6 +40,12 @@ static int shrink_dims(struct hb_case *c, long *dims[SHRINK_DIMS])
 
 static double shrink_size(const struct hb_case *c)
 {
+    if (c->op == OP_CUSTOM) {
+        double sum = 0;
+        for (int i = 0; i < c->n_sizes; i++)
+            sum += (double)c->sizes[i].value;
+        return case_size_product(c) + sum;
+    }
     return op_is_gemm(c->op) ? (double)c->M * (double)c->N * (double)c->K + (double)(c->M + c->N + c->K) : (double)c->n;
 }
 
@@ -44,7 +54,11 @@ static double shrink_size(const struct hb_case *c)
 /* The shrunk case's name: the original's with the sizes it still fails at. */
 static void shrink_name(const struct hb_case *c, const char *orig, char *buf, size_t len)
 {
-    if (op_is_gemm(c->op))
+    if (c->op == OP_CUSTOM) {
+        size_t n = (size_t)snprintf(buf, len, "%.60s_shrunk", orig);
+        for (int i = 0; i < c->n_sizes && n < len; i++)
+            n += (size_t)snprintf(buf + n, len - n, "%c%ld", i ? 'x' : '_', c->sizes[i].value);
+    } else if (op_is_gemm(c->op))
         snprintf(buf, len, "%.60s_shrunk_%ldx%ldx%ld", orig, c->M, c->N, c->K);
     else
         snprintf(buf, len, "%.60s_shrunk_%ld", orig, c->n);
@@ -52,10 +66,12 @@ static void shrink_name(const struct hb_case *c, const char *orig, char *buf, si
 
 static void shrink_line(const struct shrink_goal *sg, const struct hb_case *c, const char *orig, char *buf, size_t len)
 {
-    char name[128];
+    char name[128], sizes[96];
     shrink_name(c, orig, name, sizeof name);
-    int n = op_is_gemm(c->op) ? snprintf(buf, len, "%s %s M=%ld N=%ld K=%ld", op_name(c->op), name, c->M, c->N, c->K)
-                              : snprintf(buf, len, "%s %s n=%ld", op_name(c->op), name, c->n);
+    case_sizes_text(c, sizes, sizeof sizes);
+    int n = c->op == OP_CUSTOM  ? snprintf(buf, len, "%s %s %s", op_name(c->op), name, sizes)
+            : op_is_gemm(c->op) ? snprintf(buf, len, "%s %s M=%ld N=%ld K=%ld", op_name(c->op), name, c->M, c->N, c->K)
+                                : snprintf(buf, len, "%s %s n=%ld", op_name(c->op), name, c->n);
     if (c->op == OP_SGEMM_STRIDED)
         n += snprintf(buf + n, len - (size_t)n, " lda=%ld ldb=%ld ldc=%ld", c->K + sg->pad[0], c->N + sg->pad[1],
                       c->N + sg->pad[2]);
@@ -167,7 +183,11 @@ static void shrink_print(const struct run_ctx *cx, const struct group *g, const 
         return;
     }
     const struct hb_case *b = &sg->best;
-    if (op_is_gemm(b->op))
+    char sizes[96];
+    case_sizes_text(b, sizes, sizeof sizes);
+    if (b->op == OP_CUSTOM)
+        printf("still fails at %s", sizes);
+    else if (op_is_gemm(b->op))
         printf("still fails at M=%ld N=%ld K=%ld", b->M, b->N, b->K);
     else
         printf("still fails at n=%ld", b->n);

@@ -14,9 +14,11 @@
 #include "guard.h"
 #include "protocol.h"
 #include "text.h"
+#include "types.h"
 
 struct tb_buffer {
-    const float *data; /* input contents; NULL for the output */
+    const void *data; /* initial contents; NULL: the poison */
+    int role;         /* enum op_role */
     size_t bytes;
     void *image, *after; /* what is uploaded, what came back */
     hb_buf *buf;
@@ -33,9 +35,10 @@ struct testbed {
     struct tb_buffer b[HB_MAX_BUF_ARGS];
     struct hb_args args;
     unsigned grid[3];
-    int launched;            /* the kernel ran at all (an empty grid is not launched) */
-    float *first;            /* the first launch's output, for the repeat check */
-    const char *failed_call; /* the backend call that failed, NULL while none has */
+    int launched;                 /* the kernel ran at all (an empty grid is not launched) */
+    void *first[HB_MAX_BUF_ARGS]; /* each output as the first launch left it, for the repeat check */
+    int first_out;                /* the first output: the one the op's padding is on */
+    const char *failed_call;      /* the backend call that failed, NULL while none has */
     struct tb_pool *pool;
     double *phase_ms, mark; /* the caller's sums by phase; when the current phase began */
     double *device_ms;      /* the caller's sum of every launch's device time */
@@ -167,14 +170,17 @@ static int tb_initialize(struct testbed *t)
     t->op->layout(t->d, t->k, &t->lay);
     tb_bind(t);
     struct tb_batch batch = {.n = 0};
+    t->first_out = -1;
     for (int i = 0; i < t->lay.n_bufs; i++) {
         struct tb_buffer *b = &t->b[i];
-        b->data = t->lay.data[i], b->bytes = t->lay.bytes[i];
+        b->data = t->lay.data[i], b->role = t->lay.role[i], b->bytes = t->lay.bytes[i];
+        if (b->role == OP_ROLE_OUT && t->first_out < 0)
+            t->first_out = i;
         size_t total = grd_image_bytes(b->bytes);
         b->image = tb_pool_host(t->be, t->ctx, t->pool, i, 0, total);
         b->after = tb_pool_host(t->be, t->ctx, t->pool, i, 1, total);
-        grd_fill(b->image, b->bytes, i == t->lay.out ? t->lay.out_init : b->data);
-        if (i == t->lay.out && t->op->init_output)
+        grd_fill(b->image, b->bytes, b->data);
+        if (i == t->first_out && t->op->init_output)
             t->op->init_output(t->d, t->k, (float *)((char *)b->image + grd_band()));
         tb_phase(t, PH_INIT);
         if (tb_pool_get(t->be, t->ctx, t->pool, i, total, &b->buf) != HB_OK)
@@ -205,11 +211,14 @@ static void tb_download(struct tb_batch *batch, struct tb_buffer *b, int whole)
         tb_add(batch, b->buf, tail, (char *)b->after + tail, total - tail);
 }
 
-/* One launch from a fresh output (every launch after the first re-uploads it). */
+/* One launch from fresh outputs and scratch (every launch after the first re-uploads them). */
 static int tb_launch(struct testbed *t, int rep, struct rep_result *r)
 {
-    struct tb_buffer *out = &t->b[t->lay.out];
-    if (rep && t->be->upload(t->ctx, out->buf, 0, out->image, grd_image_bytes(out->bytes)) != HB_OK)
+    struct tb_batch again = {.n = 0};
+    for (int i = 0; rep && i < t->lay.n_bufs; i++)
+        if (t->b[i].role != OP_ROLE_IN)
+            tb_add(&again, t->b[i].buf, 0, t->b[i].image, grd_image_bytes(t->b[i].bytes));
+    if (tb_send(t, &again, 1) != HB_OK)
         return t->failed_call = "upload", -1;
     tb_phase(t, PH_UPLOAD);
     double ms = 0;
@@ -230,7 +239,7 @@ static int tb_launch(struct testbed *t, int rep, struct rep_result *r)
     tb_phase(t, PH_LAUNCH);
     struct tb_batch batch = {.n = 0};
     for (int i = 0; i < t->lay.n_bufs; i++)
-        tb_download(&batch, &t->b[i], i == t->lay.out || rep == t->repeats - 1);
+        tb_download(&batch, &t->b[i], t->b[i].role != OP_ROLE_IN || rep == t->repeats - 1);
     if (tb_send(t, &batch, 0) != HB_OK)
         return t->failed_call = "download", -1;
     tb_phase(t, PH_DOWNLOAD);
@@ -264,16 +273,26 @@ static void tb_faults(struct testbed *t, struct rep_result *r)
     }
 }
 
+/* Each buffer's data as the last launch left it. */
+static void tb_got(const struct testbed *t, const void *got[HB_MAX_BUF_ARGS])
+{
+    for (int i = 0; i < t->lay.n_bufs; i++)
+        got[i] = (const char *)t->b[i].after + grd_band();
+}
+
 /* A repeat of a kernel that declared deterministic = no differs from the first launch: it is
  * judged against the reference on its own (its classes join the row's, its ratio if worse),
  * and the ULP spread between the two is kept. verdict.c then decides what the difference means. */
-static void tb_repeat_within(struct testbed *t, const float *got, struct cmp_result *cmp)
+static void tb_repeat_within(struct testbed *t, const void *const got[], struct cmp_result *cmp)
 {
-    size_t n = t->b[t->lay.out].bytes / sizeof(float);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t ulp = cmp_ulp(got[i], t->first[i]);
-        if (ulp > cmp->repeat_ulp)
-            cmp->repeat_ulp = ulp;
+    for (int b = 0; b < t->lay.n_bufs; b++) {
+        enum hb_type ty = (enum hb_type)t->lay.type[b];
+        size_t size = ty_get(ty)->size, n = t->b[b].role == OP_ROLE_OUT ? t->b[b].bytes / size : 0;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t ulp = ty_ulp(ty, (const char *)got[b] + i * size, (const char *)t->first[b] + i * size);
+            if (ulp > cmp->repeat_ulp)
+                cmp->repeat_ulp = ulp;
+        }
     }
     struct cmp_result *again = xcalloc(1, sizeof *again);
     cmp_init(again);
@@ -289,7 +308,7 @@ static void tb_repeat_within(struct testbed *t, const float *got, struct cmp_res
  * whether this launch, like the first and every repeat that differed before it, is within the
  * bound by itself. Only that row's message changes (verdict.c names the key); its classes and
  * figures stay the first launch's. */
-static void tb_repeat_bound(struct testbed *t, const float *got, int first_difference, struct cmp_result *cmp)
+static void tb_repeat_bound(struct testbed *t, const void *const got[], int first_difference, struct cmp_result *cmp)
 {
     if (!first_difference && !cmp->repeats_within)
         return;
@@ -302,6 +321,21 @@ static void tb_repeat_bound(struct testbed *t, const float *got, int first_diffe
         free(again);
     }
     cmp->repeats_within = within;
+}
+
+/* The first launch: every output hashed (one hash over them all, in buffer order) and kept. */
+static void tb_keep_first(struct testbed *t, const void *const got[], struct rep_result *r)
+{
+    uint64_t h = hb_fnv1a(NULL, 0);
+    for (int i = 0; i < t->lay.n_bufs; i++) {
+        const struct tb_buffer *b = &t->b[i];
+        if (b->role != OP_ROLE_OUT)
+            continue;
+        h = hb_fnv1a_from(h, got[i], b->bytes);
+        t->first[i] = xcalloc(b->bytes ? b->bytes : 1, 1);
+        memcpy(t->first[i], got[i], b->bytes);
+    }
+    r->output_hash = h;
 }
 
 /* Guards and padding after every launch, inputs after the last; the comparison after the
@@ -317,21 +351,25 @@ static void tb_verify(struct testbed *t, int rep, struct rep_result *r)
             cmp->oob_buffer = i;
             cmp->oob_offset = off;
         }
-        if (b->data && rep == t->repeats - 1 && memcmp((char *)b->after + grd_band(), b->data, b->bytes))
+        if (b->role == OP_ROLE_IN && rep == t->repeats - 1 && memcmp((char *)b->after + grd_band(), b->data, b->bytes))
             cmp->classes |= CLS_INPUT_MODIFIED;
     }
-    const struct tb_buffer *out = &t->b[t->lay.out];
-    const float *got = (const float *)((const char *)out->after + grd_band());
-    if (t->op->check_padding)
-        t->op->check_padding(t->d, t->k, got, t->lay.out, cmp);
+    const void *got[HB_MAX_BUF_ARGS];
+    tb_got(t, got);
+    if (t->op->check_padding && t->first_out >= 0)
+        t->op->check_padding(t->d, t->k, got[t->first_out], t->first_out, cmp);
     if (!rep) {
-        r->output_hash = hb_fnv1a(got, out->bytes);
-        t->first = xcalloc(out->bytes ? out->bytes : 1, 1);
-        memcpy(t->first, got, out->bytes);
+        tb_keep_first(t, got, r);
         tb_phase(t, PH_CHECK);
         t->op->compare(t->d, t->k, got, cmp);
         tb_phase(t, PH_COMPARE);
-    } else if (memcmp(t->first, got, out->bytes)) {
+        tb_phase(t, PH_CHECK);
+        return;
+    }
+    int differs = 0;
+    for (int i = 0; i < t->lay.n_bufs; i++)
+        differs |= t->b[i].role == OP_ROLE_OUT && memcmp(t->first[i], got[i], t->b[i].bytes);
+    if (differs) {
         int first_difference = !(cmp->classes & CLS_NONDET);
         cmp->classes |= CLS_NONDET;
         if (t->k && t->k->nondeterministic)
@@ -345,7 +383,8 @@ static void tb_verify(struct testbed *t, int rep, struct rep_result *r)
 /* The first launch's output only: images and device buffers stay in the pool for the next case. */
 static void tb_release(struct testbed *t)
 {
-    free(t->first);
+    for (int i = 0; i < HB_MAX_BUF_ARGS; i++)
+        free(t->first[i]);
     tb_phase(t, PH_RELEASE);
 }
 

@@ -1,0 +1,130 @@
+/* custom_compare.c: a custom kernel's outputs against its reference's, element by element in
+ * each output's type (custom.h), a pure function of the two. The user's tolerance is the bound
+ * for floats (exact: 0 ULP, so +0 = -0; ulp N; rel R abs A: |got - expected| <= A + R
+ * |expected|), with no grey band above it: the user chose it. Integers are exact. Any two NaNs
+ * match; a NaN or an infinity against anything else is nan-mismatch; an element still holding
+ * its type's poison where the reference differs is unwritten. Ratios are in units of the
+ * tolerance (threshold 1). Which verdict the figures earn is verdict.c's business. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare.h"
+#include "custom.h"
+#include "guard.h"
+#include "text.h"
+
+/* What one output's elements are measured with. */
+struct cus_judge {
+    const struct cus_desc *d;
+    const struct cus_buffer *b;
+    const struct ty_info *t;
+    long rows, cols; /* the output as a matrix; rows 1 for a list */
+    unsigned char heat[CMP_HEAT * CMP_HEAT];
+    long bad;
+};
+
+/* got's distance from expected in units of the tolerance: 0 within it exactly, 1 at it. */
+static double cus_ratio(const struct cus_judge *j, const void *got, const void *want, uint64_t ulp)
+{
+    if (!j->t->is_float || j->d->tol == CUS_TOL_EXACT)
+        return ulp ? INFINITY : 0;
+    if (j->d->tol == CUS_TOL_ULP)
+        return ulp == 0 ? 0 : j->d->ulp > 0 ? (double)ulp / j->d->ulp : INFINITY;
+    double e = ty_value(j->b->type, want), err = fabs(ty_value(j->b->type, got) - e);
+    double bound = j->d->abs + j->d->rel * fabs(e);
+    return err == 0 ? 0 : bound > 0 ? err / bound : INFINITY;
+}
+
+static void cus_first(struct cmp_result *r, const struct cus_judge *j, long at, const void *got, const void *want)
+{
+    if (r->bad++)
+        return;
+    char g[48], w[48];
+    ty_format(j->b->type, got, g, sizeof g);
+    ty_format(j->b->type, want, w, sizeof w);
+    r->first_i = j->rows > 1 ? at / j->cols : at;
+    r->first_j = j->rows > 1 ? at % j->cols : -1;
+    r->first_expected = ty_value(j->b->type, want);
+    r->first_got = (float)ty_value(j->b->type, got);
+    snprintf(r->first_buffer, sizeof r->first_buffer, "%s", j->b->name);
+    txt_printf(r->first_values, sizeof r->first_values, "expected %s got %s (%s)", w, g, j->t->name);
+}
+
+/* A NaN's origin, as compare.c counts f32 ones: the output poison or the guard pattern. */
+static void cus_nan_origin(struct cmp_result *r, const struct cus_judge *j, const void *got)
+{
+    uint32_t bits = (uint32_t)ty_bits(j->b->type, got) & 0x003fffffu;
+    if (j->b->type == TY_F32 && bits == (GRD_POISON_BITS & 0x003fffffu))
+        r->nan_poison++;
+    else if (j->b->type == TY_F32 && bits == (GRD_BITS & 0x003fffffu))
+        r->nan_guard++;
+    else
+        r->nan_other++;
+}
+
+/* One element: 1 when bad, with the heat cell it marks. */
+static int cus_element(struct cmp_result *r, struct cus_judge *j, long at, const void *got, const void *want)
+{
+    long cell = j->rows > 1 ? (at / j->cols) * CMP_HEAT / j->rows * CMP_HEAT + (at % j->cols) * CMP_HEAT / j->cols
+                            : at * (CMP_HEAT * CMP_HEAT) / j->cols;
+    uint64_t gb = ty_bits(j->b->type, got), wb = ty_bits(j->b->type, want);
+    if (gb == wb)
+        return 0;
+    unsigned char level;
+    uint64_t ulp = ty_ulp(j->b->type, got, want);
+    int gnan = ty_isnan(j->b->type, got), wnan = ty_isnan(j->b->type, want);
+    if (gb == j->t->poison) {
+        r->unwritten++, r->classes |= CLS_UNWRITTEN, level = CMP_HEAT_UNWRITTEN;
+    } else if (gnan && wnan) {
+        return 0;
+    } else if (gnan || wnan || ty_isinf(j->b->type, got) || ty_isinf(j->b->type, want)) {
+        if (gnan)
+            cus_nan_origin(r, j, got);
+        r->nan_mismatch++, r->classes |= CLS_NAN, level = CMP_HEAT_NAN;
+    } else {
+        if (j->t->is_float && ulp > r->max_ulp)
+            r->max_ulp = ulp;
+        double ratio = cus_ratio(j, got, want, ulp);
+        if (ratio > r->max_ratio)
+            r->max_ratio = ratio;
+        if (!(ratio > 1))
+            return 0;
+        r->classes |= CLS_WRONG, level = cmp_heat_level(ratio, 1);
+    }
+    if (level > j->heat[cell])
+        j->heat[cell] = level;
+    cus_first(r, j, at, got, want);
+    return 1;
+}
+
+void cus_compare(const struct cus_desc *d, const struct cus_data *cd, const void *const got[], struct cmp_result *cmp)
+{
+    cmp->threshold = 1;
+    if (!cd || cd->error[0]) {
+        cmp->classes |= CLS_REFERENCE;
+        return;
+    }
+    int mapped = 0;
+    for (int i = 0; i < d->n_bufs; i++) {
+        const struct cus_buffer *b = &d->bufs[i];
+        if (b->role != CUS_OUT && b->role != CUS_INOUT)
+            continue;
+        struct cus_judge j = {d, b, ty_get(b->type), 1, (long)cd->count[i], {0}, 0};
+        if (b->len.rows >= 0) {
+            j.rows = cd->sizes[b->len.rows], j.cols = cd->sizes[b->len.cols];
+            if (j.rows < 1 || j.cols < 1)
+                j.rows = 1, j.cols = (long)cd->count[i];
+        }
+        size_t size = j.t->size;
+        for (size_t e = 0; e < cd->count[i]; e++)
+            j.bad +=
+                cus_element(cmp, &j, (long)e, (const char *)got[i] + e * size, (const char *)cd->expect[i] + e * size);
+        cmp->elements += (long)cd->count[i];
+        /* The map shows the first output with a bad element. */
+        if (j.bad && !mapped++) {
+            memcpy(cmp->heat, j.heat, sizeof cmp->heat);
+            cmp->heat_rows = j.rows, cmp->heat_cols = j.cols;
+        }
+    }
+}

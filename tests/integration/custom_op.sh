@@ -1,0 +1,110 @@
+# tests/integration/custom_op.sh: op = custom (issue 28) with kernels of our own
+# (tests/data/custom/): a row softmax, a layer norm, an integer histogram with atomics and every
+# buffer type, role and tolerance form pass against their C references; their broken twins FAIL
+# for their own reasons; references that go wrong are the harness's ERROR naming them; reports,
+# baselines, --shrink and the HTML heat map treat custom rows as any other; GLSL ones on Vulkan.
+# Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
+C=tests/data/custom
+custom_run() { "$H" run --only-manifest --cases "$C/custom.cases" --quiet "$@" >"$T/out" 2>&1; }
+if [ -z "$(device_count sim)" ]; then
+    skip "op = custom on the emulator" "sim backend not built"
+else
+    echo "integration: op = custom kernels judged by their C references (issue 28)"
+    custom_run --backend sim --width 8,32,64 --manifest "$C/custom.manifest" --json "$T/cu.jsonl" \
+        --junit "$T/cu.xml" --record "$T/cu.base"
+    for k in row_softmax layer_norm histogram roles; do
+        json_check "$k passes at widths 8, 32 and 64 (the wave64 port check)" "$T/cu.jsonl" \
+            "len(find(kernel='$k')) >= 12 and {r['width'] for r in find(kernel='$k')} == {8, 32, 64} and all(r['verdict'] == 'PASS' for r in find(kernel='$k'))"
+    done
+    json_check "custom rows carry their sizes and op" "$T/cu.jsonl" \
+        'any(r["op"] == "custom" and r["sizes"] == "rows=7 cols=300" and r["case"] == "sm_7x300" for r in recs)'
+    json_check "the layer norm is checked on its three outputs (y, mean, rstd)" "$T/cu.jsonl" \
+        'all(r["elements"] == 7 * 300 + 2 * 7 for r in find(kernel="layer_norm", case="sm_7x300"))'
+    if xmllint --noout "$T/cu.xml" 2>"$T/xml"; then ok "JUnit of custom rows is valid XML"; else bad "JUnit of custom rows is valid XML" "$T/xml"; fi
+    expect_exit 0 "a custom run compared with its own baseline: no difference" -- "$H" run --only-manifest \
+        --cases "$C/custom.cases" --backend sim --width 8,32,64 --manifest "$C/custom.manifest" --compare "$T/cu.base" --quiet
+    if grep -q "Baseline: 0 failing differences" "$T/out"; then ok "... and it says so"; else bad "... and it says so" "$T/out"; fi
+
+    custom_run --backend sim --width 32 --manifest "$C/types.manifest" --json "$T/ty.jsonl"
+    for t in f32 f64 f16 bf16 i32 u32 i64 u64 u8; do
+        json_check "type $t: kernel and reference agree exactly" "$T/ty.jsonl" \
+            "len(find(kernel='affine_$t')) == 4 and all(r['verdict'] == 'PASS' and r['max_ratio'] == 0 for r in find(kernel='affine_$t'))"
+    done
+
+    echo "integration: broken twins FAIL for their own reasons"
+    custom_run --backend sim --width 32 --manifest "$C/broken.manifest" --json "$T/br.jsonl" --html "$T/br.html"
+    json_check "softmax with one column per thread: right up to 256 columns, unwritten past them" "$T/br.jsonl" \
+        'all((r["verdict"] == "FAIL" and "unwritten" in r["classes"]) == (r["sizes"].endswith("cols=300")) for r in find(kernel="row_softmax_one_pass"))'
+    json_check "layer norm with the sample variance: wrong, first at y" "$T/br.jsonl" \
+        'all(r["verdict"] == "FAIL" and r["classes"] == "wrong" and r["first_bad"]["buffer"] == "y" for r in find(kernel="layer_norm_sample_var") if "cols=1" not in r["sizes"].split(" "))'
+    json_check "histogram merged before its block has counted: wrong counts, named in u32" "$T/br.jsonl" \
+        'find(kernel="histogram_no_barrier") and all(r["verdict"] == "FAIL" and "wrong" in r["classes"] and r["first_bad"]["values"].endswith("(u32)") for r in find(kernel="histogram_no_barrier"))'
+    for pair in writes_input:input-modified writes_past:oob skips_last:unwritten; do
+        json_check "${pair%%:*}: FAIL ${pair#*:}, as for any op" "$T/br.jsonl" \
+            "find(kernel='${pair%%:*}') and all(r['verdict'] == 'FAIL' and '${pair#*:}' in r['classes'].split('+') for r in find(kernel='${pair%%:*}'))"
+    done
+    if grep -q 'columns 0..299 of y' "$T/br.html"; then ok "HTML heat map of a 2-D output (rows*cols) is named after it"; else bad "HTML heat map of a 2-D output" "$T/br.html"; fi
+    if grep -q 'first bad y\[0\]\[0\]: expected [-0-9.e]* got [-0-9.e]* (f32)' "$T/out"; then
+        ok "failure lines name the output, its indices and typed values"
+    else bad "failure lines name the output, its indices and typed values" "$T/out"; fi
+
+    echo "integration: each tolerance form"
+    custom_run --backend sim --width 32 --manifest "$C/tolerance.manifest" --json "$T/tol.jsonl"
+    for pair in tol_ulp16:PASS tol_ulp2:FAIL tol_rel:PASS tol_rel_tight:FAIL tol_abs:PASS tol_exact:FAIL; do
+        json_check "${pair%%:*} on a kernel 4 to 9 ULP off: ${pair#*:}" "$T/tol.jsonl" \
+            "len(find(kernel='${pair%%:*}')) == 3 and all(r['verdict'] == '${pair#*:}' for r in find(kernel='${pair%%:*}') if r['case'] != 'n_1')"
+    done
+
+    echo "integration: a reference that goes wrong is the harness's ERROR, naming it"
+    custom_run --backend sim --width 32 --manifest "$C/references.manifest" --case n_1000 --json "$T/ref.jsonl"
+    for pair in ref_reads_past:"read past the end of x (at byte 4000; x has 4000 bytes)" \
+        ref_writes_input:"wrote its input x" ref_null:"crashed: read an address outside every buffer" \
+        ref_aborts:"crashed: Aborted (signal 6)" ref_hangs:"did not return in 2 s: killed" \
+        ref_skips:"did not write y[999] (still the poison)" ref_broken:"does not compile (cc -O2" \
+        ref_missing:"undefined symbol: no_such_ref"; do
+        k=${pair%%:*} says=${pair#*:}
+        json_check "$k: ERROR reference-error, '$says'" "$T/ref.jsonl" \
+            "len(find(kernel='$k')) == 1 and all(r['verdict'] == 'ERROR' and r['classes'] == 'reference-error' and r['why'].startswith('reference ') and '_ref.c) ' in r['why'] and '''$says''' in r['why'] for r in find(kernel='$k'))"
+    done
+
+    echo "integration: HIP ports judged by their CUDA original (oracle =, the emulator at width 32 in lockstep)"
+    custom_run --backend sim --width 32,64 --manifest "$C/port/port.manifest" --json "$T/port.jsonl"
+    json_check "the 32-lane port passes at width 32 against its CUDA original" "$T/port.jsonl" \
+        'len(find(kernel="row_sum_warp32", width=32)) == 7 and all(r["verdict"] == "PASS" for r in find(kernel="row_sum_warp32", width=32))'
+    json_check "... and FAILs at width 64 (wrong) wherever a row is wider than 32, its line naming both kernels" "$T/port.jsonl" \
+        'all((r["verdict"] == "FAIL" and r["classes"] == "wrong" and "hip/row_sum_warp32 against its oracle cuda/row_sum (the emulator at width 32, lockstep)" in r["why"]) == ("cols=1" not in r["sizes"].split()) for r in find(kernel="row_sum_warp32", width=64))'
+    json_check "the width-generic port passes at widths 32 and 64" "$T/port.jsonl" \
+        'len(find(kernel="row_sum_generic")) == 14 and all(r["verdict"] == "PASS" for r in find(kernel="row_sum_generic"))'
+    json_check "an oracle that fails its own run (a write past y) is the harness's ERROR, named" "$T/port.jsonl" \
+        'find(kernel="row_sum_port_of_oob") and all(r["verdict"] == "ERROR" and r["classes"] == "reference-error" and "oracle cuda/row_sum_oob (" in r["why"] and "failed its own run" in r["why"] and "writes out of bounds" in r["why"] for r in find(kernel="row_sum_port_of_oob"))'
+    json_check "... while that CUDA kernel, judged by its C reference, FAILs oob" "$T/port.jsonl" \
+        'find(kernel="row_sum_oob") and all(r["verdict"] == "FAIL" and "oob" in r["classes"] for r in find(kernel="row_sum_oob"))'
+
+    echo "integration: --shrink over a custom kernel's declared sizes"
+    "$H" run --backend sim --width 32 --only-manifest --manifest "$C/broken.manifest" --cases "$C/custom.cases" \
+        --kernel layer_norm_sample_var --case sm_7x300 --shrink --quiet >"$T/out" 2>&1
+    if grep -q "^shrink: sim:0:w32:cuda/layer_norm_sample_var:sm_7x300 FAIL wrong: still fails at rows=1 cols=2 " "$T/out" &&
+        grep -q "custom sm_7x300_shrunk_1x2 rows=1 cols=2 dist=uniform seed=" "$T/out"; then
+        ok "the layer norm's wrong variance shrinks to rows=1 cols=2, with its reproducer"
+    else bad "the layer norm's wrong variance shrinks to rows=1 cols=2" "$T/out"; fi
+
+    echo "integration: custom manifests and case lines that are wrong stop the run with file:line"
+    printf '[k]\nop = custom\nlang = cuda\nsource = softmax.cu\nentry = e\nsizes = n\nbuffers = x f32 in n; y f32 out m\nargs = x y n\nblock = 1\ngrid = n\nreference = softmax_ref.c f\n' >"$T/bad.manifest"
+    cp "$C/softmax.cu" "$C/softmax_ref.c" "$T/"
+    expect_exit 2 "a length in a size the kernel does not take" -- "$H" run --backend sim --only-manifest \
+        --manifest "$T/bad.manifest" --cases "$C/custom.cases"
+    if grep -q "bad.manifest:7: buffer y: length: 'm': 'm' is not one of the kernel's sizes" "$T/out"; then ok "... named at its line"; else bad "... named at its line" "$T/out"; fi
+    printf 'custom c n=1 9lives=2\n' >"$T/bad.cases"
+    expect_exit 2 "a custom case size that is no C name" -- "$H" run --backend sim --only-manifest \
+        --manifest "$C/custom.manifest" --cases "$T/bad.cases"
+    if grep -q "bad.cases:1: '9lives' is not a size name" "$T/out"; then ok "... named at its line"; else bad "... named at its line" "$T/out"; fi
+fi
+
+if [ -z "$(device_count vulkan)" ]; then
+    skip "op = custom on Vulkan" "vulkan backend has no device"
+else
+    echo "integration: op = custom in GLSL on Vulkan (buffers by binding, push constants in declared order)"
+    HB_VK_VALIDATION=1 custom_run --backend vulkan --manifest "$C/vulkan.manifest" --json "$T/vk.jsonl"
+    json_check "GLSL histogram (u32 atomics) and axpy (float scalar, inout) pass at every width" "$T/vk.jsonl" \
+        'len(find(kernel="histogram_vk")) == 18 and len(find(kernel="axpy_vk")) == 12 and all(r["verdict"] == "PASS" for r in recs)'
+fi

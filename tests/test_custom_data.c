@@ -1,0 +1,226 @@
+/* test_custom_data.c: a custom kernel's case data and comparison (custom_data.c, custom_ref.c,
+ * custom_compare.c): inputs from the seed and each buffer's init, outputs as the type's poison,
+ * scratch as zeros, the reference's outputs through a real build and a contained call, a
+ * broken twin sharing the data, a failing reference as reference-error with its words, and
+ * the comparison under each tolerance form and type, its first bad element and heat map. */
+#include <math.h>
+#include <string.h>
+
+#include "compare.h"
+#include "custom.h"
+#include "manifest.h"
+#include "manifest_fixture.h"
+#include "result.h"
+#include "tutil.h"
+
+static const char *ref_c =
+    "#include <stdint.h>\n"
+    "void twice(const float *x, float *y, const int32_t *k, uint8_t *z, float *t, int n, int m)\n"
+    "{ for (int i = 0; i < n; i++) y[i] = 2 * x[i] + t[i];\n"
+    "  for (int i = 0; i < m; i++) z[i] = (uint8_t)(z[i] + k[i]); }\n"
+    "void crashes(const float *x, float *y, const int32_t *k, uint8_t *z, float *t, int n, int m)\n"
+    "{ (void)y, (void)k, (void)z, (void)t, (void)m; volatile float s = x[n]; (void)s; }\n";
+
+static const char *kernel(const char *name, const char *ref, const char *tol)
+{
+    static char text[1024];
+    snprintf(text, sizeof text,
+             "[%s]\nop = custom\nlang = cuda\nsource = sg.cu\nentry = e\nsizes = n m\n"
+             "buffers = x f32 in n; y f32 out n; k i32 in m range 5 9; z u8 inout m iota; t f32 scratch n\n"
+             "args = x y k z t n m\nblock = 32\ngrid = n/32\nreference = ref.c %s\ntolerance = %s\n",
+             name, ref, tol);
+    return text;
+}
+
+struct fixture {
+    struct kern_set ks;
+    struct case_set cs;
+    struct case_data d;
+};
+
+static void make(struct fixture *f, const char *manifest)
+{
+    memset(f, 0, sizeof *f);
+    free(t_write(dir, "ref.c", ref_c));
+    char *path = t_write(dir, "k.manifest", manifest);
+    struct hb_err err = {{0}};
+    ck_assert_msg(kern_parse_file(path, &f->ks, &err) == 0, "%s", err.msg);
+    ck_assert_msg(case_parse_text("c.cases", "custom c n=40 m=300 seed=3\n", &f->cs, &err) == 0, "%s", err.msg);
+    f->d.c = &f->cs.c[0];
+    op_prepare(&f->d, &f->ks);
+    free(path);
+}
+
+static void unmake(struct fixture *f)
+{
+    op_release(&f->d);
+    case_set_free(&f->cs);
+    kern_set_free(&f->ks);
+}
+
+START_TEST(inputs_outputs_and_references_are_made)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "%s\n", kernel("good", "twice", "exact"));
+    strcat(text, kernel("twin", "twice", "ulp 4"));
+    struct fixture f;
+    make(&f, text);
+    struct op_layout l, lt;
+    op_custom.layout(&f.d, &f.ks.k[0], &l);
+    op_custom.layout(&f.d, &f.ks.k[1], &lt);
+    ck_assert_ptr_eq(l.data[0], lt.data[0]); /* the twin shares the data */
+    ck_assert_int_eq(l.n_bufs, 5);
+    ck_assert(l.role[0] == OP_ROLE_IN && l.role[1] == OP_ROLE_OUT && l.role[3] == OP_ROLE_OUT);
+    ck_assert(l.role[4] == OP_ROLE_SCRATCH && l.type[3] == TY_U8 && l.type[2] == TY_I32);
+    ck_assert(l.bytes[1] == 40 * 4 && l.bytes[3] == 300);
+    ck_assert(l.n_ints == 2 && l.ints[0] == 40 && l.ints[1] == 300);
+    const int32_t *k = l.data[2];
+    const uint8_t *z = l.data[3];
+    const uint32_t *y = l.data[1];
+    const float *t = l.data[4];
+    for (int i = 0; i < 300; i++)
+        ck_assert(k[i] >= 5 && k[i] < 9 && z[i] == (uint8_t)i);
+    for (int i = 0; i < 40; i++)
+        ck_assert(y[i] == 0x7fa5a5a5u && t[i] == 0);
+    /* The reference ran: y = 2x, z += k, compared against themselves. */
+    const void *got[5] = {l.data[0], NULL, l.data[2], NULL, l.data[4]};
+    float yy[40];
+    uint8_t zz[300];
+    for (int i = 0; i < 40; i++)
+        yy[i] = 2 * ((const float *)l.data[0])[i];
+    for (int i = 0; i < 300; i++)
+        zz[i] = (uint8_t)(z[i] + k[i]);
+    got[1] = yy, got[3] = zz;
+    struct cmp_result r;
+    cmp_init(&r);
+    op_custom.compare(&f.d, &f.ks.k[0], got, &r);
+    ck_assert_msg(r.classes == 0 && r.elements == 340 && r.bad == 0, "classes %x bad %ld", r.classes, r.bad);
+    unmake(&f);
+}
+END_TEST
+
+START_TEST(a_failing_reference_is_a_reference_error_with_its_words)
+{
+    struct fixture f;
+    make(&f, kernel("bad", "crashes", "exact"));
+    struct cmp_result r;
+    cmp_init(&r);
+    const void *got[5] = {0};
+    op_custom.compare(&f.d, &f.ks.k[0], got, &r);
+    ck_assert_uint_eq(r.classes, CLS_REFERENCE);
+    struct rep_result row;
+    memset(&row, 0, sizeof row);
+    op_custom.note(&f.d, &f.ks.k[0], &row);
+    ck_assert_msg(strstr(row.why, "reference crashes (") && strstr(row.why, "read past the end of x (at byte 160") &&
+                      strstr(row.why, "on case c: the harness's error, not the kernel's"),
+                  "%s", row.why);
+    unmake(&f);
+}
+END_TEST
+
+/* A one-output kernel's desc under a tolerance, and its data around `want`. */
+static struct cus_desc *desc(const char *type, const char *len, const char *tol, struct kern_set *ks)
+{
+    free(t_write(dir, "ref.c", "void r(void) {}\n"));
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[k%d]\nop = custom\nlang = cuda\nsource = sg.cu\nentry = e\nsizes = rows cols\n"
+             "buffers = a f32 in 1; y %s out %s\nargs = a y\nblock = 1\ngrid = 1\nreference = ref.c r\n"
+             "tolerance = %s\n",
+             ks->n, type, len, tol);
+    char *path = t_write(dir, "k.manifest", text);
+    struct hb_err err = {{0}};
+    ck_assert_msg(kern_parse_file(path, ks, &err) == 0, "%s", err.msg);
+    free(path);
+    return ks->k[ks->n - 1].custom;
+}
+
+static struct cmp_result judge(const struct cus_desc *d, long rows, long cols, const void *want, const void *got)
+{
+    struct cus_data cd;
+    memset(&cd, 0, sizeof cd);
+    cd.sizes[0] = rows, cd.sizes[1] = cols;
+    cd.count[1] = (size_t)(rows * cols);
+    cd.expect[1] = (void *)want;
+    const void *bufs[2] = {NULL, got};
+    struct cmp_result r;
+    cmp_init(&r);
+    cus_compare(d, &cd, bufs, &r);
+    return r;
+}
+
+START_TEST(float_tolerances_hold_at_their_bound)
+{
+    struct kern_set ks = {0};
+    float want[4] = {1.0f, -2.0f, 0.0f, 1e-30f}, got[4];
+    memcpy(got, want, sizeof got);
+    got[0] = nextafterf(nextafterf(1.0f, 2.0f), 2.0f); /* 2 ULP up */
+    ck_assert_uint_eq(judge(desc("f32", "rows*cols", "ulp 2", &ks), 2, 2, want, got).classes, 0);
+    struct cmp_result r = judge(desc("f32", "rows*cols", "ulp 1", &ks), 2, 2, want, got);
+    ck_assert_uint_eq(r.classes, CLS_WRONG);
+    ck_assert(r.first_i == 0 && r.first_j == 0 && r.max_ratio == 2 && r.threshold == 1 && r.max_ulp == 2);
+    ck_assert_str_eq(r.first_buffer, "y");
+    ck_assert_str_eq(r.first_values, "expected 1 got 1.00000024 (f32)");
+    ck_assert(r.heat_rows == 2 && r.heat_cols == 2 && r.heat[0] > 0);
+    got[0] = 1.0f, got[2] = -0.0f; /* -0 = +0 exactly */
+    ck_assert_uint_eq(judge(desc("f32", "rows*cols", "exact", &ks), 2, 2, want, got).classes, 0);
+    got[1] = -2.0f * (1 + 1e-5f); /* |err| 2e-5: within abs 1e-5 + rel 1e-5 * 2 */
+    ck_assert_uint_eq(judge(desc("f32", "rows*cols", "rel 1e-5 abs 1e-5", &ks), 2, 2, want, got).classes, 0);
+    r = judge(desc("f32", "rows*cols", "rel 1e-6 abs 1e-6", &ks), 2, 2, want, got);
+    ck_assert(r.classes == CLS_WRONG && r.first_i == 0 && r.first_j == 1);
+    kern_set_free(&ks);
+}
+END_TEST
+
+START_TEST(nans_infinities_and_poison)
+{
+    struct kern_set ks = {0};
+    const struct cus_desc *d = desc("f64", "cols", "ulp 1000", &ks);
+    double want[4] = {NAN, 1.0, INFINITY, 3.0}, got[4] = {-NAN, 1.0, INFINITY, 3.0};
+    ck_assert_uint_eq(judge(d, 1, 4, want, got).classes, 0); /* any two NaNs match */
+    got[1] = NAN, got[2] = 1e308;
+    struct cmp_result r = judge(d, 1, 4, want, got);
+    ck_assert(r.classes == CLS_NAN && r.nan_mismatch == 2 && r.first_i == 1 && r.first_j == -1);
+    uint64_t poison = ty_get(TY_F64)->poison;
+    memcpy(&got[1], &poison, sizeof poison);
+    got[2] = INFINITY;
+    r = judge(d, 1, 4, want, got);
+    ck_assert(r.classes == CLS_UNWRITTEN && r.unwritten == 1 && r.heat_rows == 1 && r.heat_cols == 4);
+    kern_set_free(&ks);
+}
+END_TEST
+
+START_TEST(integers_are_exact_whatever_the_tolerance)
+{
+    struct kern_set ks = {0};
+    const struct cus_desc *d = desc("i64", "rows*cols", "ulp 1000", &ks);
+    int64_t want[6] = {1, 2, 3, 4, 5, INT64_MIN}, got[6];
+    memcpy(got, want, sizeof got);
+    ck_assert_uint_eq(judge(d, 2, 3, want, got).classes, 0);
+    got[4] = 6;
+    struct cmp_result r = judge(d, 2, 3, want, got);
+    ck_assert(r.classes == CLS_WRONG && r.first_i == 1 && r.first_j == 1 && isinf(r.max_ratio));
+    ck_assert_str_eq(r.first_values, "expected 5 got 6 (i64)");
+    got[4] = 5, got[5] = INT64_MAX;
+    r = judge(d, 2, 3, want, got);
+    ck_assert_str_eq(r.first_values, "expected -9223372036854775808 got 9223372036854775807 (i64)");
+    kern_set_free(&ks);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("custom_data");
+    TCase *t = tcase_create("custom_data");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, inputs_outputs_and_references_are_made);
+    tcase_add_test(t, a_failing_reference_is_a_reference_error_with_its_words);
+    tcase_add_test(t, float_tolerances_hold_at_their_bound);
+    tcase_add_test(t, nans_infinities_and_poison);
+    tcase_add_test(t, integers_are_exact_whatever_the_tolerance);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void) { return t_run(suite()); }
