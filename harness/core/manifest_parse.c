@@ -1,7 +1,6 @@
 /* manifest_parse.c: reads kernel manifests (format in kernels/README.md) into kern_desc
  * records. Keys are one table: each has a setter, and whether the kernel must give it.
  * Every error names file:line. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,182 +8,9 @@
 #include <unistd.h>
 
 #include "manifest.h"
+#include "manifest_values.h"
 
 #define MAX_LINE 4096
-
-static int parse_block(const char *val, unsigned block[3], const char *where, struct hb_err *err)
-{
-    long v[3] = {1, 1, 1};
-    int n = 0;
-    char buf[MAX_LINE];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        if (n == 3 || parse_long(tok, &v[n]) || v[n] < 1 || v[n] > 1024) {
-            err_set(err, "%s: block = %s: expected 1 to 3 whole numbers from 1 to 1024", where, val);
-            return -1;
-        }
-        n++;
-    }
-    if (!n || v[0] * v[1] * v[2] > 1024) {
-        err_set(err, "%s: block = %s: 1 to 1024 threads in all", where, val);
-        return -1;
-    }
-    for (int i = 0; i < 3; i++)
-        block[i] = (unsigned)v[i];
-    return 0;
-}
-
-static int parse_grid(const char *val, enum hb_op op, struct kern_grid_term grid[3], const char *where,
-                      struct hb_err *err)
-{
-    const char *vars = op_get(op)->grid_vars;
-    int n = 0;
-    char buf[MAX_LINE];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (int i = 0; i < 3; i++)
-        grid[i] = (struct kern_grid_term){0, 1};
-    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        if (n == 3) {
-            err_set(err, "%s: grid = %s: at most 3 dimensions", where, val);
-            return -1;
-        }
-        struct kern_grid_term t = {0, 1};
-        if (isalpha((unsigned char)tok[0])) {
-            if (!strchr(vars, tok[0]) || (tok[1] && tok[1] != '/')) {
-                char listed[16] = "";
-                for (const char *v = vars; *v; v++)
-                    snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%c", v == vars ? "" : ", ",
-                             *v);
-                err_set(err, "%s: grid term '%s': variables for %s are %s", where, tok, op_name(op), listed);
-                return -1;
-            }
-            t.var = tok[0];
-            if (tok[1] == '/' && (parse_long(tok + 2, &t.value) || t.value < 1)) {
-                err_set(err, "%s: grid term '%s': divisor must be a whole number >= 1", where, tok);
-                return -1;
-            }
-        } else if (parse_long(tok, &t.value) || t.value < 1) {
-            err_set(err, "%s: grid term '%s': expected INT, VAR or VAR/INT", where, tok);
-            return -1;
-        }
-        grid[n++] = t;
-    }
-    if (!n) {
-        err_set(err, "%s: grid has no value", where);
-        return -1;
-    }
-    return 0;
-}
-
-static int parse_widths(const char *val, struct kern_desc *k, const char *where, struct hb_err *err)
-{
-    if (!strcmp(val, "any")) {
-        k->any_width = 1;
-        return 0;
-    }
-    char buf[MAX_LINE];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-        long w;
-        if (parse_long(tok, &w) || w < 1 || w > 1024 || (w & (w - 1))) {
-            err_set(err, "%s: widths = %s: expected 'any' or powers of two", where, val);
-            return -1;
-        }
-        if (k->n_widths == KERN_MAX_WIDTHS) {
-            err_set(err, "%s: widths lists more than %d values", where, KERN_MAX_WIDTHS);
-            return -1;
-        }
-        k->widths[k->n_widths++] = (int)w;
-    }
-    if (!k->n_widths) {
-        err_set(err, "%s: widths has no value", where);
-        return -1;
-    }
-    return 0;
-}
-
-static int parse_expect(const char *val, unsigned *out, const char *where, struct hb_err *err)
-{
-    *out = 0;
-    if (!strcmp(val, "pass"))
-        return 0;
-    char buf[MAX_LINE];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (char *save = NULL, *tok = strtok_r(buf, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
-        unsigned bit;
-        if (class_parse(str_trim(tok), &bit)) {
-            err_set(err,
-                    "%s: expect = %s: 'pass' or a class: wrong, nan-mismatch, unwritten, oob, "
-                    "input-modified, nondeterministic, timeout, crash, api-error",
-                    where, val);
-            return -1;
-        }
-        *out |= bit;
-    }
-    return 0;
-}
-
-/* One word of `args`: a vocabulary word of the op, an integer optionally with its width
- * (`n:u64` for a size_t parameter). */
-static int parse_arg(char *tok, struct kern_desc *k, const char *where, struct hb_err *err)
-{
-    char *colon = strchr(tok, ':');
-    if (colon)
-        *colon++ = 0;
-    int i = op_param_find(k->op, tok);
-    if (i < 0) {
-        char words[160] = "";
-        for (const struct op_param *p = op_get(k->op)->params; p->name; p++)
-            snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s", p == op_get(k->op)->params ? "" : " ",
-                     p->name);
-        err_set(err, "%s: args: '%s' is not a parameter %s knows (%s)", where, tok, op_name(k->op), words);
-        return -1;
-    }
-    struct kern_arg a = {(unsigned char)i, op_get(k->op)->params[i].kind};
-    int is_int = a.kind == HB_PARAM_I32;
-    if (colon &&
-        (!is_int || (strcmp(colon, "i32") && strcmp(colon, "u32") && strcmp(colon, "i64") && strcmp(colon, "u64")))) {
-        err_set(err, "%s: args: '%s:%s': a width (i32, u32, i64, u64) is for an integer", where, tok, colon);
-        return -1;
-    }
-    if (colon && colon[1] == '6')
-        a.kind = HB_PARAM_I64;
-    for (int j = 0; j < k->n_args; j++)
-        if (k->args[j].param == a.param) {
-            err_set(err, "%s: args: '%s' is given twice", where, tok);
-            return -1;
-        }
-    if (k->n_args == HB_MAX_PARAMS) {
-        err_set(err, "%s: args: more than %d parameters", where, HB_MAX_PARAMS);
-        return -1;
-    }
-    k->args[k->n_args++] = a;
-    return 0;
-}
-
-/* `args`: the kernel's parameters in its order. Every buffer of the op must be among them (a
- * kernel that cannot see its output cannot be judged); sizes it takes from the grid may not. */
-static int parse_args(const char *val, struct kern_desc *k, const char *where, struct hb_err *err)
-{
-    char buf[MAX_LINE];
-    snprintf(buf, sizeof buf, "%s", val);
-    for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save))
-        if (parse_arg(tok, k, where, err))
-            return -1;
-    const struct op_param *p = op_get(k->op)->params;
-    for (int i = 0; p[i].name; i++) {
-        int listed = p[i].kind != HB_PARAM_BUF && !(k->op == OP_SGEMM_STRIDED && !strncmp(p[i].name, "ld", 2));
-        for (int j = 0; j < k->n_args; j++)
-            listed |= k->args[j].param == i;
-        if (!listed) {
-            err_set(err, "%s: args = %s: '%s' is missing (%s)", where, val, p[i].name,
-                    p[i].kind == HB_PARAM_BUF ? "every buffer of the op is a parameter"
-                                              : "sgemm_strided cases need their strides");
-            return -1;
-        }
-    }
-    return 0;
-}
 
 /* What a setter gets: the kernel, the value, where it was said, and the manifest's folder. */
 struct key_ctx {
@@ -263,6 +89,9 @@ static int set_shared_bytes(struct key_ctx *c)
     return -1;
 }
 
+static int set_includes(struct key_ctx *c) { return parse_includes(c->val, c->dir, c->k, c->where, c->err); }
+static int set_defines(struct key_ctx *c) { return parse_defines(c->val, c->k, c->where, c->err); }
+
 static int set_deterministic(struct key_ctx *c)
 {
     c->k->nondeterministic = !strcmp(c->val, "no");
@@ -304,6 +133,8 @@ static const struct kern_key {
     {"layout", set_layout, 0, 0},
     {"shared_bytes", set_shared_bytes, 0, 0},
     {"deterministic", set_deterministic, 0, 0},
+    {"includes", set_includes, 0, 0},
+    {"defines", set_defines, 0, 0},
 };
 #define KERN_KEYS ((int)(sizeof kern_keys / sizeof kern_keys[0]))
 
