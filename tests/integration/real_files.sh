@@ -94,6 +94,14 @@ for plat in amd:gfx90a nvidia:sm_90; do
     else bad "... and the kernels it holds are listed" "$T/out"; fi
 done
 if [ -x "$BUILD/backends/hip-entry-amd" ]; then
+    # One compile per file and flags: entries that need no wrapper share the product.
+    for e in real::gemm_plain gemm_c 'real::gemm_t<16>'; do
+        XDG_CACHE_HOME="$T/one" "$BUILD/backends/hip-entry-amd" gfx90a "$R/names.hip" "$e" >/dev/null 2>"$T/out"
+        n=$(find "$T/one" -name '*.hsaco' | wc -l)
+        [ "$e" = gemm_c ] && plain=$n
+    done
+    if [ "$plain" = 1 ] && [ "$n" = 2 ]; then ok "gfx90a: two entries of one file share one compile; a template-id adds one"
+    else bad "gfx90a: two entries of one file share one compile ($plain products), a template-id adds one ($n)" "$T/out"; fi
     got=$(XDG_CACHE_HOME="$RC" "$BUILD/backends/hip-entry-amd" gfx90a "$R/names_member.hip" 'real::Tiles::gemm' 2>"$T/out")
     if [ "$got" = _ZN4real5Tiles4gemmEPKfS2_Pfiii ]; then ok "gfx90a: a static member kernel is found"
     else bad "gfx90a: a static member kernel is found (got '$got')" "$T/out"; fi

@@ -420,6 +420,14 @@ int rtc_wrapper(const struct hb_kernel_spec *s, const char *obj, const char *ext
     return 0;
 }
 
+void rtc_key(const struct hb_kernel_spec *s, char *const *argv, int n, char *key, size_t len)
+{
+    rtc_join(argv, n, key, len);
+    size_t used = strlen(key);
+    if (strchr(s->entry, '<') && used < len)
+        snprintf(key + used, len - used, " entry %s", s->entry);
+}
+
 void rtc_join(char *const *words, int n, char *out, size_t len)
 {
     size_t used = 0;

@@ -72,6 +72,12 @@ int rtc_user_flags(const struct hb_kernel_spec *s, char *buf, size_t buflen, cha
 int rtc_wrapper(const struct hb_kernel_spec *s, const char *obj, const char *ext, char *path, size_t len, char *err,
                 size_t errlen);
 
+/* The inputs of a run-time product's cache key besides the source (rtc_cache_path): the n
+ * words of its command without source and output (compiler, flags, target, the source's -I
+ * and -D), and a template-id entry, which its wrapper instantiates (rtc_wrapper). Any other
+ * entry of the file is not an input: the kernels of one file share one compile. */
+void rtc_key(const struct hb_kernel_spec *s, char *const *argv, int n, char *key, size_t len);
+
 /* The first n words as one line, space-separated (cut at len): a cache key or a report's
  * compiler command. */
 void rtc_join(char *const *words, int n, char *out, size_t len);

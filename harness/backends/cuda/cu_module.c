@@ -188,7 +188,7 @@ static int cu_nvcc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, const
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         argv[n++] = (char *)fixed[i];
     rtc_join(argv, n, tool, sizeof tool);
-    snprintf(key, sizeof key, "%.4096s entry %.300s", tool, spec->entry);
+    rtc_key(spec, argv, n, key, sizeof key);
     int have = rtc_cache_path(spec, "cuda", key, ".cubin", obj, obj_len, ctx->err, sizeof ctx->err);
     if (have < 0)
         return HB_ERROR;

@@ -119,13 +119,8 @@ int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *p
                  HIP_PLATFORM_NAME ? "CUDA_HOME" : "HIPCC", spec->source_path);
         return missing;
     }
-    /* The cache key is the command without source and output (flags, target, headers), and a
-     * template-id entry, which a wrapper instantiates (rtc_wrapper): one product per file
-     * serves every other entry of it. */
     char key[4 * PATH_MAX + 1200];
-    rtc_join(c.argv, c.argc, key, sizeof key - 1100);
-    if (strchr(spec->entry, '<'))
-        snprintf(key + strlen(key), sizeof key - strlen(key), " entry %.1000s", spec->entry);
+    rtc_key(spec, c.argv, c.argc, key, sizeof key);
     int have = rtc_cache_path(spec, HIP_PRODUCT_DIR, key, HIP_RTC_EXT, path, len, err, errlen);
     if (have != 0)
         return have < 0 ? HB_ERROR : HB_OK;
