@@ -204,7 +204,7 @@ static void sim_span(struct sim_src *src, size_t from, size_t to, struct sim_out
 
 /* A launch at i (`<<<`): `K<<<cfg>>>(args)` written as `(::__sim_host_launch(cfg) ? (void)0 :
  * (void)K(args))`, its parts rewritten in turn. Returns the position after it, or i when what
- * is there is not a launch (the compiler then says so). Newlines are kept, so are line numbers. */
+ * is there is not a launch it can read. Newlines are kept, so are line numbers. */
 static size_t sim_launch(struct sim_src *src, size_t i, struct sim_out *o)
 {
     size_t cfg_end = sim_config_end(src, i + 3), args = cfg_end + 3;
@@ -350,8 +350,13 @@ static void sim_span(struct sim_src *src, size_t from, size_t to, struct sim_out
         } else if (j == i && c == '[' && i + 1 < to && s[i + 1] == '[') {
             j = sim_group_end(src, i);
             out_put(o, s + i, j - i);
-        } else if (j == i && i + 2 < to && !memcmp(s + i, "<<<", 3) && (j = sim_launch(src, i, o)) != i) {
-            /* sim_launch wrote it (not a launch: j == i, and the '<' is copied below) */
+        } else if (j == i && i + 2 < to && !memcmp(s + i, "<<<", 3)) {
+            /* A form not read as a launch is marked, so the compiler's error names it (sim_why.c). */
+            if ((j = sim_launch(src, i, o)) == i) {
+                out_str(o, " __sim_launch_not_rewritten ");
+                out_put(o, s + i, 3);
+                j = i + 3;
+            }
         } else if (j == i && (c == '.' || (c == '-' && i + 1 < to && s[i + 1] == '>'))) {
             j = i + (c == '.' ? 1 : 2);
             out_put(o, s + i, j - i);

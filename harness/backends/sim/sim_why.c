@@ -5,6 +5,7 @@
  * whether a feature was named; sim_build.c decides the status. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "sim_build.h"
@@ -23,7 +24,8 @@ static const struct {
     int source;
 } sim_features[] = {
     {"static assertion failed: sim: ", NULL, 0}, /* the prelude's own message names it */
-    {"<<<", "a kernel launch (<<<...>>>) in a form the emulator does not rewrite (kernel<<<config>>>(arguments))", 0},
+    {"__sim_launch_not_rewritten",
+     "a kernel launch (<<<...>>>) in a form the emulator does not rewrite (kernel<<<config>>>(arguments))", 0},
     {"Assembler messages", "inline assembly (asm: PTX or GCN instructions)", 0},
     {"__tsan_atomic", "C++ atomics (std::atomic, __atomic builtins) in device code: use atomicAdd and friends", 0},
     {"cuda_bf16", "bfloat16 (cuda_bf16.h)", 0},
@@ -126,6 +128,19 @@ static int sim_feature(const char *line, size_t n, char *out, size_t len)
     return 0;
 }
 
+/* Whether a log line is a diagnostic (an error, the linker's undefined reference, gas's
+ * header), not the source excerpt under it or an "In file included from" line, where any word
+ * of the user's code or a header's name would match a pattern. */
+static int sim_diagnostic(const char *line, size_t n)
+{
+    if (memmem(line, n, "warning:", 8))
+        return 0; /* warnings never name the failure (users' builds keep them) */
+    for (size_t i = 0; i + 5 <= n; i++)
+        if (!strncasecmp(line + i, "error", 5))
+            return 1;
+    return memmem(line, n, "undefined reference", 19) || memmem(line, n, "Assembler messages", 18);
+}
+
 /* gcc quotes names with U+2018 and U+2019 in a UTF-8 locale: made ASCII, as the patterns are. */
 static void sim_ascii_quotes(char *text)
 {
@@ -153,8 +168,7 @@ int sim_why(const struct sim_flavour *f, const char *log, const char *first, cha
     for (const char *line = text; *line && !kind;) {
         const char *end = strchr(line, '\n');
         size_t n = end ? (size_t)(end - line) : strlen(line);
-        /* Warnings never name the failure (users' builds keep them). */
-        if (!memmem(line, n, "warning:", 8))
+        if (sim_diagnostic(line, n))
             kind = sim_feature(line, n, feature, sizeof feature);
         line += n + (end != NULL);
     }
