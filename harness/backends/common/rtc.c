@@ -409,7 +409,9 @@ int rtc_wrapper(const struct hb_kernel_spec *s, const char *obj, const char *ext
         snprintf(path, len, "%s", s->source_path);
         return 0;
     }
-    snprintf(path, len, "%.4000s%s", obj, ext);
+    /* A name of its own: workers compiling the same entry at once must not share it. */
+    if (rtc_temp(obj, ext, path, len, err, errlen) != 0)
+        return -1;
     FILE *f = fopen(path, "w");
     if (!f ||
         fprintf(f, "#include \"%s\"\nstatic auto *const hb_instantiate_entry = &%s;\n", s->source_path, s->entry) < 0 ||

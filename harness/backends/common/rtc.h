@@ -67,8 +67,9 @@ int rtc_user_flags(const struct hb_kernel_spec *s, char *buf, size_t buflen, cha
 
 /* A template-id entry (`gemm<128, 8>`) needs a translation unit that names it, so nvcc or hipcc
  * emits it: the source included unchanged plus one line taking the entry's address, written
- * as <obj><ext> next to the cache object obj. path receives that unit, or the source itself
- * when the entry is no template-id. 0, or -1 with err. The caller removes a wrapper it made. */
+ * as a new <obj>.XXXXXX<ext> (rtc_temp) next to the cache object obj. path receives that unit,
+ * or the source itself when the entry is no template-id. 0, or -1 with err. The caller removes
+ * a wrapper it made. */
 int rtc_wrapper(const struct hb_kernel_spec *s, const char *obj, const char *ext, char *path, size_t len, char *err,
                 size_t errlen);
 
