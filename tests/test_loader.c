@@ -58,6 +58,19 @@ START_TEST(an_abi_3_table_keeps_its_fields_and_gets_caps_from_its_name)
 }
 END_TEST
 
+/* ABI 7 changed only hb_kernel_spec: an ABI 6 table is whole, and its caps are its own word,
+ * never replaced by the name's (an ABI 6 sim that says 0 gets 0). */
+START_TEST(an_abi_6_table_keeps_its_own_caps)
+{
+    struct hb_backend old = old_table(6, "sim");
+    old.caps = 0;
+    ck_assert_uint_eq(ldr_upgrade(&old)->caps, 0);
+    old.caps = HB_CAP_RAW_POINTERS;
+    ck_assert_uint_eq(ldr_upgrade(&old)->caps, HB_CAP_RAW_POINTERS);
+    ck_assert_ptr_eq(ldr_upgrade(&old)->upload_many, old.upload_many);
+}
+END_TEST
+
 START_TEST(todays_table_is_used_as_it_is)
 {
     struct hb_backend now = old_table(HB_BACKEND_ABI, "sim");
@@ -73,6 +86,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("upgrade");
     tcase_add_test(t, an_abi_1_table_reads_as_today_with_later_fields_zeroed);
     tcase_add_test(t, an_abi_3_table_keeps_its_fields_and_gets_caps_from_its_name);
+    tcase_add_test(t, an_abi_6_table_keeps_its_own_caps);
     tcase_add_test(t, todays_table_is_used_as_it_is);
     suite_add_tcase(s, t);
     return s;

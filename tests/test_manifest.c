@@ -120,6 +120,31 @@ START_TEST(relative_manifest_gives_absolute_sources)
 }
 END_TEST
 
+/* includes and defines reach load() as the backends' -I and -D words take them: folders made
+ * absolute from the manifest's, in order; macros as written. */
+START_TEST(includes_and_defines_reach_the_spec)
+{
+    char *path = t_write(dir, "f.manifest",
+                         "[k]\nop = sgemm\nlang = cuda\nsource = sg.cu\nentry = k\nblock = 16 16\n"
+                         "grid = N/16 M/16\nincludes = sub .\ndefines = TILE=16 ROW_MAJOR\n");
+    struct kern_set set = {0};
+    struct hb_err err = {{0}};
+    ck_assert_msg(kern_parse_file(path, &set, &err) == 0, "%s", err.msg);
+    struct hb_kernel_spec spec;
+    kern_spec(&set.k[0], "/b", &spec);
+    char sub[256];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    ck_assert_int_eq(spec.n_includes, 2);
+    ck_assert_str_eq(spec.includes[0], sub);
+    ck_assert_str_eq(spec.includes[1], dir);
+    ck_assert_int_eq(spec.n_defines, 2);
+    ck_assert_str_eq(spec.defines[0], "TILE=16");
+    ck_assert_str_eq(spec.defines[1], "ROW_MAJOR");
+    kern_set_free(&set);
+    free(path);
+}
+END_TEST
+
 START_TEST(grid_is_a_ceiling_per_dimension)
 {
     struct kern_set set = {0};
@@ -267,6 +292,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(ok, setup, teardown);
     tcase_add_test(ok, valid_manifest_fills_every_field);
     tcase_add_test(ok, relative_manifest_gives_absolute_sources);
+    tcase_add_test(ok, includes_and_defines_reach_the_spec);
     tcase_add_test(ok, grid_is_a_ceiling_per_dimension);
     tcase_add_test(ok, empty_sgemm_gets_an_empty_grid);
     tcase_add_test(ok, reduce_grid_covers_every_chunk);

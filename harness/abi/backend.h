@@ -15,10 +15,12 @@
  * backend's platform and exact out-of-bounds access reports. 3: appends page-locked host
  * memory (host_alloc, host_free). 4: appends transfers in batches (upload_many,
  * download_many). 5: appends each launch's number within its case (hb_args.repeat). 6: appends
- * capability bits (caps), so the core never decides by a backend's name. The loader accepts
+ * capability bits (caps), so the core never decides by a backend's name. 7: appends a kernel's
+ * include folders and macro definitions (hb_kernel_spec.includes, defines), which every
+ * compiler that builds its source is given; hb_backend is unchanged. The loader accepts
  * any ABI from HB_BACKEND_ABI_MIN up and upgrades an older table once, at load (loader.c):
  * the fields it lacks read as NULL or 0, so the rest of the core never checks be->abi. */
-#define HB_BACKEND_ABI 6
+#define HB_BACKEND_ABI 7
 #define HB_BACKEND_ABI_MIN 1
 
 enum hb_status {
@@ -68,7 +70,15 @@ struct hb_kernel_spec {
     unsigned char params[HB_MAX_PARAMS]; /* enum hb_param_kind */
     unsigned shared_bytes;               /* dynamic shared memory per block (extern __shared__) */
     int user;                            /* a user's source, not a shipped one: built without the project's warning
-                                            flags, and a source that does not build is an error, never a skip */
+                                            flags, and a source that does not build is an error (a feature a backend
+                                            does not model is a skip that names it) */
+    /* ABI 7: what the source's build is given besides it (manifest keys includes and defines),
+     * before the backend's own flags, as -I and -D words: absolute include folders in search
+     * order, and NAME or NAME=VALUE. A source with either is always built at run time. */
+    int n_includes;
+    const char *const *includes;
+    int n_defines;
+    const char *const *defines;
 };
 
 /* Without a declared list, arguments follow the op's ABI: buffers first, then 32-bit integers.

@@ -31,6 +31,10 @@ static void desc_free(struct kern_desc *k)
     free(k->cases);
     free(k->file);
     cus_free(k->custom);
+    for (int i = 0; i < k->n_includes; i++)
+        free(k->includes[i]);
+    for (int i = 0; i < k->n_defines; i++)
+        free(k->defines[i]);
 }
 
 void kern_set_free(struct kern_set *set)
@@ -222,4 +226,8 @@ void kern_spec(const struct kern_desc *k, const char *build_dir, struct hb_kerne
     for (int i = 0; i < k->n_args; i++)
         out->params[i] = k->args[i].kind;
     out->shared_bytes = k->shared_bytes;
+    out->n_includes = k->n_includes;
+    out->includes = (const char *const *)k->includes;
+    out->n_defines = k->n_defines;
+    out->defines = (const char *const *)k->defines;
 }

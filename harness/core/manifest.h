@@ -9,6 +9,8 @@
 #include "verdict.h"
 
 #define KERN_MAX_WIDTHS 8
+/* Folders and macros a kernel's build is given (keys includes and defines). */
+#define KERN_MAX_FLAGS 16
 /* The longest kernel name a result row holds (struct rep_result.kernel). */
 #define KERN_MAX_NAME 63
 
@@ -50,7 +52,11 @@ struct kern_desc {
     unsigned shared_bytes;   /* dynamic shared memory per block */
     int nondeterministic;    /* deterministic = no: repeat launches may differ within the bound */
     struct cus_desc *custom; /* op = custom: its buffers, sizes, scalars, reference (custom.h) */
-    char *file;              /* manifest, for messages */
+    int n_includes;          /* includes = DIR...: absolute folders, in search order */
+    char *includes[KERN_MAX_FLAGS];
+    int n_defines; /* defines = NAME[=VALUE]... */
+    char *defines[KERN_MAX_FLAGS];
+    char *file; /* manifest, for messages */
     int line;
 };
 

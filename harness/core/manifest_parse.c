@@ -1,7 +1,6 @@
 /* manifest_parse.c: reads kernel manifests (format in kernels/README.md) into kern_desc
  * records. Keys are one table: each has a setter, and whether the kernel must give it.
  * Every error names file:line. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +90,9 @@ static int set_shared_bytes(struct key_ctx *c)
     return -1;
 }
 
+static int set_includes(struct key_ctx *c) { return kern_parse_includes(c->val, c->dir, c->k, c->where, c->err); }
+static int set_defines(struct key_ctx *c) { return kern_parse_defines(c->val, c->k, c->where, c->err); }
+
 static int set_deterministic(struct key_ctx *c)
 {
     c->k->nondeterministic = !strcmp(c->val, "no");
@@ -132,6 +134,8 @@ static const struct kern_key {
     {"layout", set_layout, 0, 0},
     {"shared_bytes", set_shared_bytes, 0, 0},
     {"deterministic", set_deterministic, 0, 0},
+    {"includes", set_includes, 0, 0},
+    {"defines", set_defines, 0, 0},
     /* op = custom's own (custom_parse.c parses them), in cus_key_names' order. */
     {"sizes", set_later, 0, 0},
     {"buffers", set_later, 0, 0},

@@ -1,9 +1,11 @@
 /* manifest_values.c: the grammars of a manifest's key values (kernels/README.md): block,
- * grid, widths, expect and args. The reader (manifest_parse.c) hands each its text and where
+ * grid, widths, expect, args, includes and defines. The reader (manifest_parse.c) hands each its text and where
  * it was said; each returns 0, or -1 with "file:line: problem". */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "manifest.h"
 #include "manifest_values.h"
@@ -181,6 +183,49 @@ int kern_parse_args(const char *val, struct kern_desc *k, const char *where, str
                                               : "sgemm_strided cases need their strides");
             return -1;
         }
+    }
+    return 0;
+}
+
+/* `includes = DIR...`: folders relative to the manifest, each one that exists, for every
+ * compiler that builds the source (-I, in this order). */
+int kern_parse_includes(const char *val, const char *dir, struct kern_desc *k, const char *where, struct hb_err *err)
+{
+    char buf[MAX_LINE];
+    snprintf(buf, sizeof buf, "%s", val);
+    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        char *joined = path_join(dir, tok), *real = realpath(joined, NULL);
+        struct stat st;
+        int ok = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
+        if (!ok || k->n_includes == KERN_MAX_FLAGS) {
+            err_set(err, "%s: includes: %s: %s", where, joined,
+                    !ok ? (real ? "not a folder" : strerror(errno)) : "more than 16 folders");
+            free(joined), free(real);
+            return -1;
+        }
+        free(joined);
+        k->includes[k->n_includes++] = real;
+    }
+    return 0;
+}
+
+/* `defines = NAME[=VALUE]...`: macros for every compiler that builds the source (-D). A NAME is
+ * a C identifier; a VALUE is the rest of its word (no spaces). */
+int kern_parse_defines(const char *val, struct kern_desc *k, const char *where, struct hb_err *err)
+{
+    char buf[MAX_LINE];
+    snprintf(buf, sizeof buf, "%s", val);
+    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        size_t name = strcspn(tok, "=");
+        int ok = (isalpha((unsigned char)tok[0]) || tok[0] == '_') && name > 0;
+        for (size_t i = 0; ok && i < name; i++)
+            ok = isalnum((unsigned char)tok[i]) || tok[i] == '_';
+        if (!ok || k->n_defines == KERN_MAX_FLAGS) {
+            err_set(err, "%s: defines: '%s': %s", where, tok,
+                    ok ? "more than 16 macros" : "expected NAME or NAME=VALUE, NAME a C identifier");
+            return -1;
+        }
+        k->defines[k->n_defines++] = xstrdup(tok);
     }
     return 0;
 }

@@ -12,5 +12,9 @@ int kern_parse_widths(const char *val, struct kern_desc *k, const char *where, s
 int kern_parse_expect(const char *val, unsigned *out, const char *where, struct hb_err *err);
 /* `args`: the kernel's parameters in its order, words of its vocabulary (kern_params). */
 int kern_parse_args(const char *val, struct kern_desc *k, const char *where, struct hb_err *err);
+/* `includes`: folders relative to dir (the manifest's), each one that exists. */
+int kern_parse_includes(const char *val, const char *dir, struct kern_desc *k, const char *where, struct hb_err *err);
+/* `defines`: NAME or NAME=VALUE words. */
+int kern_parse_defines(const char *val, struct kern_desc *k, const char *where, struct hb_err *err);
 
 #endif

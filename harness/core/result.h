@@ -42,7 +42,7 @@ struct rep_result {
     double kernel_ms;     /* device time of the fastest launch of the case */
     double child_ms;      /* whole case in the child: uploads, launches, checks */
     uint64_t threads;     /* threads launched per launch */
-    char binary[512];     /* which binary ran (backend's kernel_origin), "" when not said */
+    char binary[1024];    /* which binary ran (backend's kernel_origin), "" when not said */
 };
 
 /* What a run was: written first in the JSON lines and the JUnit properties, and what a

@@ -78,7 +78,7 @@ int ldr_is_built(const char *name)
 }
 
 /* The bytes of struct hb_backend that a backend of this ABI fills: fields are only ever
- * appended, so an older table is a prefix of today's. */
+ * appended, so an older table is a prefix of today's. ABI 7 appended to hb_kernel_spec only. */
 static size_t ldr_table_bytes(int abi)
 {
     if (abi < 2)
@@ -108,7 +108,8 @@ const struct hb_backend *ldr_upgrade(const struct hb_backend *be)
     static struct hb_backend upgraded;
     memset(&upgraded, 0, sizeof upgraded);
     memcpy(&upgraded, be, ldr_table_bytes(be->abi));
-    upgraded.caps = ldr_caps_by_name(be->name ? be->name : "");
+    if (be->abi < 6) /* an ABI 6 table says its own */
+        upgraded.caps = ldr_caps_by_name(be->name ? be->name : "");
     return &upgraded;
 }
 

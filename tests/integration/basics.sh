@@ -127,7 +127,8 @@ else
     # make records the platform it built for (backend.mk); AMD is reported as no platform
     want=$(cat "$BUILD/backends/hip-platform.stamp" 2>/dev/null)
     [ "$want" = amd ] && want='(none)'
-    if grep -qx 'abi=6' "$T/probe.out" && grep -qxF "platform=$want" "$T/probe.out"; then
+    abi=$(sed -n 's/^#define HB_BACKEND_ABI \([0-9]*\)$/\1/p' harness/abi/backend.h)
+    if grep -qx "abi=$abi" "$T/probe.out" && grep -qxF "platform=$want" "$T/probe.out"; then
         ok "hb_hip.so loads by dlopen and reports platform $want"
     else
         bad "hb_hip.so loads by dlopen and reports platform $want" "$T/probe.out"

@@ -85,6 +85,22 @@ int rtc_shipped(const struct hb_kernel_spec *s)
     return strncmp(real, want, n) == 0 && real[n] == '/' && !strchr(real + n + 1, '/');
 }
 
+int rtc_user_flags(const struct hb_kernel_spec *s, char *buf, size_t buflen, char **argv, int max)
+{
+    int n = 0;
+    size_t used = 0;
+    for (int i = 0; i < s->n_includes + s->n_defines; i++) {
+        int inc = i < s->n_includes;
+        const char *word = inc ? s->includes[i] : s->defines[i - s->n_includes];
+        int w = snprintf(buf + used, buflen - used, "%s%s", inc ? "-I" : "-D", word);
+        if (n == max || w < 0 || (size_t)w >= buflen - used)
+            return -1;
+        argv[n++] = buf + used;
+        used += (size_t)w + 1;
+    }
+    return n;
+}
+
 int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ext, char *path, size_t len, char *err,
                  size_t errlen)
 {
@@ -102,7 +118,8 @@ int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ex
         snprintf(err, errlen, "stat(%s): %s", s->source_path, strerror(errno));
         return -1;
     }
-    if (!rtc_shipped(s) || stat(path, &obj) != 0)
+    /* make builds each shipped source once, with no folders or macros of a manifest's. */
+    if (!rtc_shipped(s) || s->n_includes || s->n_defines || stat(path, &obj) != 0)
         return 0;
     return obj.st_mtim.tv_sec > src.st_mtim.tv_sec ||
            (obj.st_mtim.tv_sec == src.st_mtim.tv_sec && obj.st_mtim.tv_nsec >= src.st_mtim.tv_nsec);
@@ -214,6 +231,42 @@ int rtc_build(char *argv[], int out_arg, const char *path, char *err, size_t err
     }
     rtc_scratch_close(scratch);
     return rc;
+}
+
+int rtc_wrapper(const struct hb_kernel_spec *s, const char *obj, const char *ext, char *path, size_t len, char *err,
+                size_t errlen)
+{
+    if (!strchr(s->entry, '<')) {
+        snprintf(path, len, "%s", s->source_path);
+        return 0;
+    }
+    /* A name of its own: workers compiling the same entry at once must not share it. */
+    if (rtc_temp(obj, ext, path, len, err, errlen) != 0)
+        return -1;
+    FILE *f = fopen(path, "w");
+    if (!f ||
+        fprintf(f, "#include \"%s\"\nstatic auto *const hb_instantiate_entry = &%s;\n", s->source_path, s->entry) < 0 ||
+        fclose(f) != 0) {
+        snprintf(err, errlen, "cannot write %.400s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void rtc_key(const struct hb_kernel_spec *s, char *const *argv, int n, char *key, size_t len)
+{
+    rtc_join(argv, n, key, len);
+    size_t used = strlen(key);
+    if (strchr(s->entry, '<') && used < len)
+        snprintf(key + used, len - used, " entry %s", s->entry);
+}
+
+void rtc_join(char *const *words, int n, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", words[i]);
 }
 
 int rtc_split(const char *flags, char *buf, size_t buflen, char **words, int max)

@@ -20,7 +20,8 @@ int rtc_shipped(const struct hb_kernel_spec *s);
 /* build_dir/kernels/<sub>/<stem of source><ext> into path. Returns 1 when the source is a
  * shipped one (rtc_shipped) and that product is at least as new as it, as make would judge:
  * then make built it from this very file. 0 when a run-time compile is needed (any other
- * file, whatever its name, or a shipped one edited since), -1 on error (err). */
+ * file, whatever its name, a shipped one edited since, or one given includes or defines),
+ * -1 on error (err). */
 int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ext, char *path, size_t len, char *err,
                  size_t errlen);
 
@@ -81,6 +82,30 @@ int rtc_build(char *argv[], int out_arg, const char *path, char *err, size_t err
 /* The first line of text that says "error" in any case (else its first line), trimmed, into
  * out. */
 void rtc_first_error(const char *text, char *out, size_t len);
+
+/* The words every compiler of s's source is given first (ABI 7): -IDIR for each of its
+ * includes, then -DNAME[=VALUE] for each of its defines, into argv (at most max), their text
+ * in buf. Returns the count, or -1 when buf or max is too small. nvcc, NVRTC, hipcc, g++ and
+ * glslc all take these spellings. */
+int rtc_user_flags(const struct hb_kernel_spec *s, char *buf, size_t buflen, char **argv, int max);
+
+/* A template-id entry (`gemm<128, 8>`) needs a translation unit that names it, so nvcc or hipcc
+ * emits it: the source included unchanged plus one line taking the entry's address, written
+ * as a new <obj>.XXXXXX<ext> (rtc_temp) next to the cache object obj. path receives that unit,
+ * or the source itself when the entry is no template-id. 0, or -1 with err. The caller removes
+ * a wrapper it made. */
+int rtc_wrapper(const struct hb_kernel_spec *s, const char *obj, const char *ext, char *path, size_t len, char *err,
+                size_t errlen);
+
+/* The inputs of a run-time product's cache key besides the source (rtc_cache_path): the n
+ * words of its command without source and output (compiler, flags, target, the source's -I
+ * and -D), and a template-id entry, which its wrapper instantiates (rtc_wrapper). Any other
+ * entry of the file is not an input: the kernels of one file share one compile. */
+void rtc_key(const struct hb_kernel_spec *s, char *const *argv, int n, char *key, size_t len);
+
+/* The first n words as one line, space-separated (cut at len): a cache key or a report's
+ * compiler command. */
+void rtc_join(char *const *words, int n, char *out, size_t len);
 
 /* Splits a space-separated flag string (a build-time -D value) into argv slots: copies it
  * into buf, stores the words and returns their count; -1 when buf or max is too small. */

@@ -46,7 +46,7 @@ struct hb_kern {
     unsigned shared_bytes; /* dynamic shared memory per block */
     int n_params;          /* the kernel's own parameter count, -1 when the runtime cannot say */
     size_t param_size[CU_MAX_PARAMS];
-    char origin[1200]; /* which binary runs: path, or source and compiler */
+    char origin[2048]; /* which binary runs: path, or source and compiler */
 };
 
 /* "call: cudaErrorX (text)" into dst. */

@@ -15,6 +15,9 @@
 #include "entry_name.h"
 #include "rtc.h"
 
+/* Words of a run-time compile's command: nvcc's or NVRTC's own, and a manifest's -I and -D. */
+#define CU_NVCC_WORDS 48
+
 /* libstdc++'s demangler, C-callable: kernels found by enumeration have mangled names. */
 char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
 
@@ -109,7 +112,14 @@ static int cu_nvrtc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, int 
     snprintf(inc_cccl, sizeof inc_cccl, "-I%.1000s/include/cccl", use_env ? home : CU_CUDA_HOME);
     const char *src_path = spec->source_path, *slash = strrchr(src_path, '/');
     snprintf(inc_src, sizeof inc_src, "-I%.*s", slash > src_path ? (int)(slash - src_path) : 1, slash ? src_path : ".");
-    const char *opts[] = {arch, "-default-device", "--std=c++17", "-lineinfo", inc_cuda, inc_cccl, inc_src};
+    char user_words[16384], *opts[CU_NVCC_WORDS] = {arch, "-default-device", "--std=c++17", "-lineinfo"};
+    int n_opts = 4, user = rtc_user_flags(spec, user_words, sizeof user_words, opts + n_opts, CU_NVCC_WORDS - 8);
+    if (user < 0) {
+        free(src);
+        return snprintf(ctx->err, sizeof ctx->err, "%s: too many includes and defines", spec->name), HB_ERROR;
+    }
+    n_opts += user;
+    opts[n_opts++] = inc_cuda, opts[n_opts++] = inc_cccl, opts[n_opts++] = inc_src;
     nvrtcProgram prog = NULL;
     const char *call = "nvrtcCreateProgram";
     nvrtcResult r = ctx->rtc_create(&prog, src, spec->source_path, 0, NULL, NULL);
@@ -119,7 +129,7 @@ static int cu_nvrtc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, int 
     }
     if (r == NVRTC_SUCCESS) {
         call = "nvrtcCompileProgram";
-        r = ctx->rtc_compile(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+        r = ctx->rtc_compile(prog, n_opts, (const char *const *)opts);
     }
     const char *low = NULL;
     if (r == NVRTC_SUCCESS && ctx->rtc_lowered(prog, spec->entry, &low) == NVRTC_SUCCESS && low)
@@ -159,50 +169,38 @@ static const char *cu_nvcc(char *buf, size_t len)
     return access(buf, X_OK) == 0 ? buf : NULL;
 }
 
-/* A template-id needs a translation unit that names it, so nvcc emits it: the user's source
- * included unchanged plus one line taking the entry's address. Written next to the cache
- * object; returns the path to compile (the source itself when no wrapper is needed). */
-static int cu_wrapper(hb_ctx *ctx, const struct hb_kernel_spec *spec, const char *obj, char *path, size_t len)
-{
-    if (!strchr(spec->entry, '<')) {
-        snprintf(path, len, "%s", spec->source_path);
-        return 0;
-    }
-    snprintf(path, len, "%.4000s.wrap.cu", obj);
-    FILE *f = fopen(path, "w");
-    if (!f ||
-        fprintf(f, "#include \"%s\"\nstatic auto *const hb_instantiate_entry = &%s;\n", spec->source_path,
-                spec->entry) < 0 ||
-        fclose(f) != 0) {
-        snprintf(ctx->err, sizeof ctx->err, "cannot write %.400s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* Compiles with nvcc into the run-time cache (rtc.h): a cubin for sm_XY, the user's warnings
- * shown in the log but not fatal. *image stays NULL: the caller loads `obj` from the file. */
+/* Compiles with nvcc into the run-time cache (rtc.h): a cubin for sm_XY, the source's own
+ * include folders and macros first, the user's warnings shown in the log but not fatal.
+ * *image stays NULL: the caller loads `obj` from the file. */
 static int cu_nvcc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, const char *nvcc, int major, int minor,
                            char *obj, size_t obj_len, char *origin, size_t origin_len)
 {
-    char arch[32], key[1400];
+    char arch[32], words[16384], *argv[CU_NVCC_WORDS], tool[4096], key[4500];
     snprintf(arch, sizeof arch, "-arch=sm_%d%d", major, minor);
-    snprintf(key, sizeof key, "%.1000s -x cu -cubin -O3 -lineinfo %s entry %.300s", nvcc, arch, spec->entry);
+    int n = 0;
+    argv[n++] = (char *)nvcc;
+    int user = rtc_user_flags(spec, words, sizeof words, argv + n, CU_NVCC_WORDS - 12);
+    if (user < 0)
+        return snprintf(ctx->err, sizeof ctx->err, "%s: too many includes and defines", spec->name), HB_ERROR;
+    n += user;
+    /* -x cu: a user's .cuh (or any other name) is CUDA, as the file's includer would compile it. */
+    const char *fixed[] = {"-x", "cu", "-cubin", "-O3", "-lineinfo", arch};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        argv[n++] = (char *)fixed[i];
+    rtc_join(argv, n, tool, sizeof tool);
+    rtc_key(spec, argv, n, key, sizeof key);
     int have = rtc_cache_path(spec, "cuda", key, ".cubin", obj, obj_len, ctx->err, sizeof ctx->err);
     if (have < 0)
         return HB_ERROR;
-    char tool[1200];
-    snprintf(tool, sizeof tool, "%.1000s -x cu -cubin -O3 -lineinfo %s", nvcc, arch);
     rtc_describe(spec, obj, "built at run time", tool, origin, origin_len);
     if (have > 0)
         return HB_OK;
     char unit[4200];
-    if (cu_wrapper(ctx, spec, obj, unit, sizeof unit))
+    if (rtc_wrapper(spec, obj, ".wrap.cu", unit, sizeof unit, ctx->err, sizeof ctx->err))
         return HB_ERROR;
-    /* -x cu: a user's .cuh (or any other name) is CUDA, as the file's includer would compile it. */
-    char *argv[] = {(char *)nvcc, "-x", "cu", "-cubin", "-O3", "-lineinfo", arch, unit, "-o", NULL, NULL};
+    argv[n++] = unit, argv[n++] = "-o", argv[n] = NULL, argv[n + 1] = NULL;
     char why[1536];
-    int rc = rtc_build(argv, 9, obj, why, sizeof why);
+    int rc = rtc_build(argv, n, obj, why, sizeof why);
     if (strcmp(unit, spec->source_path))
         unlink(unit);
     if (rc > 0)
@@ -291,8 +289,13 @@ static int cu_binary(hb_ctx *ctx, const struct hb_kernel_spec *spec, char *path,
     char nvcc[1100];
     if (cu_nvcc(nvcc, sizeof nvcc))
         return cu_nvcc_compile(ctx, spec, nvcc, major, minor, path, len, origin, origin_len);
-    char tool[64];
-    snprintf(tool, sizeof tool, "NVRTC for sm_%d%d (no nvcc found)", major, minor);
+    char tool[4096], words[16384], *user[CU_NVCC_WORDS];
+    int n = snprintf(tool, sizeof tool, "NVRTC for sm_%d%d (no nvcc found)", major, minor);
+    int n_user = rtc_user_flags(spec, words, sizeof words, user, CU_NVCC_WORDS);
+    if (n_user > 0) {
+        snprintf(tool + n, sizeof tool - (size_t)n, " with ");
+        rtc_join(user, n_user, tool + n + 6, sizeof tool - (size_t)n - 6);
+    }
     rtc_describe(spec, "(in memory)", "built at run time", tool, origin, origin_len);
     return cu_nvrtc_compile(ctx, spec, major, minor, image, lowered, lowered_len);
 }

@@ -51,6 +51,12 @@ HIP_SKIP := $(if $(and $(HIP_PLAT_AUTO),$(HIP_SKIP)),nvidia:$(HIP_NV_SKIP);amd:$
 # HIP_PLATFORM=nvidia into nvcc.
 HIP_AMD_ENV := HIP_PLATFORM=amd
 
+# The run-time compile and the entry lookup, with no HIP call: in hb_hip.so and hip-entry-*.
+HIP_ENTRY_SRC := harness/backends/hip/hip_rtc.c harness/backends/common/rtc.c harness/backends/common/code_object.c \
+                 harness/backends/common/rtc_cache.c harness/backends/common/sha256.c harness/backends/common/sha256.h \
+                 harness/backends/hip/hip_rtc.h harness/backends/common/rtc.h harness/backends/common/code_object.h \
+                 harness/backends/common/entry_name.h harness/abi/backend.h
+
 .PHONY: occupancy
 ifeq ($(HIPCC),)
 BACKEND_NOTES += hip:amd-code-objects-skipped(hipcc-not-found)
@@ -78,13 +84,18 @@ $(BUILD)/kernels/hip/%.hsaco: kernels/hip/%.hip $(HIP_ARCH_STAMP)
 
 occupancy: $(HIP_HSACO)
 	$(HIP_AMD_ENV) sh harness/backends/hip/occupancy.sh $(BUILD) $(HIP_ARCHS)
+
+# The symbol a manifest's entry names after the AMD run-time compile, with no GPU (hip-entry:
+# hip_entry_main.c), on whichever platform hb_hip.so is built for.
+BACKEND_TARGETS += $(BUILD)/backends/hip-entry-amd
+$(BUILD)/backends/hip-entry-amd: harness/backends/hip/hip_entry_main.c $(HIP_ENTRY_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) $(HB_CFLAGS) -D__HIP_PLATFORM_AMD__ -Iharness/abi -Iharness/backends/common -DHIP_HIPCC='"$(HIPCC)"' \
+	    $(filter %.c,$^) -o $@ -ldl -lstdc++
 endif
 
 # The runtime backend's sources on either platform (nvidia.mk adds its driver forwarder).
-HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/hip/hip_rtc.c \
-              harness/backends/common/rtc.c harness/backends/common/rtc_cache.c \
-              harness/backends/common/sha256.c harness/backends/common/sha256.h harness/backends/hip/hip_rtc.h \
-              harness/backends/common/rtc.h harness/backends/common/hbc.h harness/abi/backend.h
+HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/common/hbc.h $(HIP_ENTRY_SRC)
 HIP_PLATFORM_STAMP := $(BUILD)/backends/hip-platform.stamp
 
 ifneq ($(HIP_SKIP),)
@@ -103,7 +114,7 @@ BACKEND_NOTES += hip:built(platform=amd)
 $(BUILD)/backends/hb_hip.so: $(HIP_BE_SRC) $(HIP_PLATFORM_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -D__HIP_PLATFORM_AMD__ $(HIP_RT_INC:%=-I%) -Iharness/backends/common \
-	    -DHIP_HIPCC='"$(HIPCC)"' $(filter %.c,$^) -o $@ $(HIP_RT_LIB) -ldl
+	    -DHIP_HIPCC='"$(HIPCC)"' $(filter %.c,$^) -o $@ $(HIP_RT_LIB) -ldl -lstdc++
 else
 include harness/backends/hip/nvidia.mk
 endif

@@ -34,7 +34,7 @@ struct hb_kern {
     hipFunction_t fn;
     unsigned block[3];
     unsigned shared_bytes; /* dynamic shared memory per block */
-    char origin[1200];     /* the binary that runs (hip_rtc_origin) */
+    char origin[2048];     /* the binary that runs (hip_rtc_origin) */
 };
 
 static void hip_fmt(char *dst, size_t len, const char *fmt, ...)
@@ -329,12 +329,18 @@ static int hip_load(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern **ou
                 HIP_PLATFORM_NAME ? "CUDA_ARCHS" : "HIP_ARCHS");
         return HB_UNSUPPORTED;
     }
+    /* The entry as written, else the kernel of that C++ name (a namespace, a template-id): the
+     * code object has mangled names only. */
+    char symbol[1024], held[300];
     e = hipModuleGetFunction(&k->fn, k->module, spec->entry);
+    if (e != hipSuccess && hip_rtc_symbol(spec->entry, path, symbol, sizeof symbol, held, sizeof held))
+        e = hipModuleGetFunction(&k->fn, k->module, symbol);
     if (e != hipSuccess) {
         (void)hipModuleUnload(k->module);
         free(k);
-        char call[160];
-        hip_fmt(call, sizeof call, "hipModuleGetFunction(%s)", spec->entry);
+        char call[500];
+        hip_fmt(call, sizeof call, "hipModuleGetFunction(%.100s)%s%s", spec->entry, held[0] ? ", which holds " : "",
+                held);
         return hip_fail(ctx->err, sizeof ctx->err, call, e);
     }
     memcpy(k->block, spec->block, sizeof k->block);

@@ -33,10 +33,17 @@ $(BUILD)/kernels/hip-nv/%.fatbin: kernels/hip/%.hip $(HIP_NV_STAMP)
 	@$(HIP_NV_NVCC) -x cu -fatbin $(HIP_NV_GENCODE) -O3 -lineinfo -Werror all-warnings $(HIP_NV_INC) \
 	    $< -o $@ 2> $(@:.fatbin=.log) || { cat $(@:.fatbin=.log); rm -f $@; exit 1; }
 
+# The symbol a manifest's entry names after the NVIDIA run-time compile (cubin), with no GPU.
+BACKEND_TARGETS += $(BUILD)/backends/hip-entry-nvidia
+$(BUILD)/backends/hip-entry-nvidia: harness/backends/hip/hip_entry_main.c $(HIP_ENTRY_SRC) $(HIP_NV_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(HB_CFLAGS) -D__HIP_PLATFORM_NVIDIA__ -Iharness/abi -Iharness/backends/common \
+	    -DHIP_NV_CUDA_HOME='"$(CUDA_HOME)"' $(filter %.c,$^) -o $@ -ldl -lstdc++
+
 # HIP_NV_CUDA_HOME: where the run-time compile finds nvcc when $$CUDA_HOME is unset.
 $(BUILD)/backends/hb_hip.so: $(HIP_BE_SRC) harness/backends/hip/hip_nv_driver.c $(HIP_NV_STAMP) \
                              $(HIP_PLATFORM_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -D__HIP_PLATFORM_NVIDIA__ $(HIP_NV_INC) -isystem $(CUDA_HOME)/include \
 	    -Iharness/backends/common -DHIP_NV_CUDA_HOME='"$(CUDA_HOME)"' $(filter %.c,$^) -o $@ \
-	    -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -ldl
+	    -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -ldl -lstdc++

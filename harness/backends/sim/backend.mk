@@ -6,15 +6,18 @@
 SIM_DIR  := harness/backends/sim
 SIM_CXX  := $(shell command -v g++ 2>/dev/null)
 SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_warp.c sim_call.c \
-              sim_check.c sim_overflow.c sim_load.c sim_build.c sim_elf.c sim_why.c sim_unroll.c) \
+              sim_check.c sim_overflow.c sim_load.c sim_build.c sim_elf.c sim_why.c sim_unroll.c sim_rewrite.c) \
               harness/backends/common/rtc.c harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
-# The device side, compiled into every kernel, and the runtime's own headers.
+# The device side and the host API's stubs, compiled into every kernel, and the runtime's own
+# headers.
 SIM_PRELUDE := $(addprefix $(SIM_DIR)/,sim_abi.h sim_prelude.h sim_hooks.h sim_atomic.h \
-                 sim_math.h sim_vec.h sim_half.h sim_cg.h sim_wrap.cc) \
+                 sim_math.h sim_vec.h sim_half.h sim_cg.h sim_host.h sim_host_api.h sim_host_cuda.h \
+                 sim_host_hip.h sim_wrap.cc sim_wrap.map) \
                $(wildcard $(SIM_DIR)/include/*.h $(SIM_DIR)/include/*/*.h)
-SIM_HDRS := $(SIM_PRELUDE) $(addprefix $(SIM_DIR)/,sim_sched.h sim_lanes.h sim_internal.h sim_build.h sim_unroll.h)
-# Rewrites nvcc's unroll pragmas for g++ in a preprocessed source, as run-time builds do.
-SIM_UNROLL := $(BUILD)/backends/sim-unroll
+SIM_HDRS := $(SIM_PRELUDE) $(addprefix $(SIM_DIR)/,sim_sched.h sim_lanes.h sim_internal.h sim_build.h sim_unroll.h \
+              sim_rewrite.h)
+# Rewrites a preprocessed source for g++ (launches, main, unroll pragmas), as run-time builds do.
+SIM_REWRITE := $(BUILD)/backends/sim-rewrite
 # Says whether a kernel object makes volatile accesses (no unchecked copy then).
 SIM_VOLATILE := $(BUILD)/backends/sim-volatile
 # Pragmas for other compilers are not g++'s business (CUDA's unroll is rewritten). TSan's
@@ -39,9 +42,10 @@ SIM_FMA := $(if $(and $(shell grep -qw fma /proc/cpuinfo 2>/dev/null && echo y),
 # local array) probes its way down, so it stops at the lane's guard page (sim_overflow.c)
 # instead of jumping it into the next lane's stack.
 SIM_KFLAGS_UNCHECKED := -x c++ -std=c++17 -O2 -g -fPIC -fno-gnu-unique -fstack-clash-protection -fno-exceptions \
-              -fno-rtti $(SIM_FMA) -ffp-contract=off \
-              -Wall -Wextra -Wno-unknown-pragmas \
-              -I$(abspath $(SIM_DIR)/include) -I$(abspath $(SIM_DIR))
+              -fno-rtti $(SIM_FMA) -ffp-contract=off -Wall -Wextra -Wno-unknown-pragmas
+# The emulator's headers: the source tree's for make's builds; run-time builds find them where
+# hb_sim.so runs from (installed beside it, else this tree: sim_build.c).
+SIM_KINC := -I$(abspath $(SIM_DIR)/include) -I$(abspath $(SIM_DIR))
 SIM_KFLAGS := $(SIM_KFLAGS_UNCHECKED) -fsanitize=thread --param=tsan-distinguish-volatile=1 \
               --param=tsan-instrument-func-entry-exit=0
 SIM_KWERROR := -Werror
@@ -51,8 +55,7 @@ SIM_KLINK := -shared -Wl,-z,defs -Wl,-Bsymbolic
 SIM_RTC_DEFS := -DSIM_KERNEL_CXX='"$(SIM_CXX)"' -DSIM_KERNEL_FLAGS='"$(strip $(SIM_KFLAGS))"' \
                 -DSIM_KERNEL_UNCHECKED_FLAGS='"$(strip $(SIM_KFLAGS_UNCHECKED))"' \
                 -DSIM_KERNEL_WERROR='"$(SIM_KWERROR)"' -DSIM_KERNEL_LINK='"$(strip $(SIM_KLINK))"' \
-                -DSIM_INCLUDE_DIR='"$(abspath $(SIM_DIR)/include)"' \
-                -DSIM_WRAP_SRC='"$(abspath $(SIM_DIR)/sim_wrap.cc)"' -Iharness/backends/common
+                -DSIM_PRELUDE_DIR='"$(abspath $(SIM_DIR))"' -Iharness/backends/common
 SIM_CU   := $(wildcard kernels/cuda/*.cu)
 SIM_KSO  := $(patsubst kernels/cuda/%.cu,$(BUILD)/kernels/sim/cuda/%.so,$(SIM_CU)) \
             $(patsubst kernels/cuda/%.cu,$(BUILD)/kernels/sim/cuda-wave64/%.so,$(SIM_CU)) \
@@ -61,7 +64,7 @@ SIM_KSO  := $(patsubst kernels/cuda/%.cu,$(BUILD)/kernels/sim/cuda/%.so,$(SIM_CU
 ifeq ($(SIM_CXX),)
 BACKEND_NOTES += sim:skipped(g++-not-found)
 else
-BACKEND_TARGETS += $(BUILD)/backends/hb_sim.so $(SIM_UNROLL) $(SIM_VOLATILE) $(SIM_KSO)
+BACKEND_TARGETS += $(BUILD)/backends/hb_sim.so $(SIM_REWRITE) $(SIM_VOLATILE) $(SIM_KSO)
 BACKEND_NOTES += sim:built
 
 $(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
@@ -69,7 +72,8 @@ $(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
 
-$(SIM_UNROLL): $(SIM_DIR)/sim_unroll.c $(SIM_DIR)/sim_unroll_main.c $(SIM_DIR)/sim_unroll.h
+$(SIM_REWRITE): $(SIM_DIR)/sim_rewrite.c $(SIM_DIR)/sim_unroll.c $(SIM_DIR)/sim_rewrite_main.c \
+                $(SIM_DIR)/sim_rewrite.h $(SIM_DIR)/sim_unroll.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_CFLAGS) -Iharness/abi $(filter %.c,$^) -o $@
 
@@ -78,15 +82,15 @@ $(SIM_VOLATILE): $(SIM_DIR)/sim_elf.c $(SIM_DIR)/sim_volatile_main.c $(SIM_HDRS)
 	$(CC) $(HB_CFLAGS) -Iharness/abi -I$(SIM_DIR) $(filter %.c,$^) -o $@
 
 # $(1) product folder, $(2) source folder, $(3) extension, $(4) runtime header, $(5) flags.
-# Preprocessed, unroll pragmas rewritten, compiled: the steps of a run-time build (sim_build.c).
+# Preprocessed, rewritten for g++, compiled: the steps of a run-time build (sim_build.c).
 # On failure the target becomes "sim-unsupported: <first error line>" and the full log
 # stays next to it, so the next make retries only when the source or prelude changes.
 define SIM_KERNEL_RULE
-$(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE) $(SIM_UNROLL) $(SIM_VOLATILE) $(SIM_DIR)/backend.mk
+$(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE) $(SIM_REWRITE) $(SIM_VOLATILE) $(SIM_DIR)/backend.mk
 	@mkdir -p $$(dir $$@)
 	@rm -f $$(basename $$@).unchecked.so
-	@if $(SIM_CXX) $(SIM_KFLAGS) $(SIM_KWERROR) -include $(abspath $(SIM_DIR)/include/$(4)) $(5) \
-	        $$< -E -o $$@.ii 2> $$@.log && $(SIM_UNROLL) < $$@.ii > $$@.unrolled.ii && \
+	@if $(SIM_CXX) $(SIM_KFLAGS) $(SIM_KINC) $(SIM_KWERROR) -include $(abspath $(SIM_DIR)/include/$(4)) $(5) \
+	        $$< -E -o $$@.ii 2> $$@.log && $(SIM_REWRITE) < $$@.ii > $$@.unrolled.ii && \
 	    $(SIM_CXX) $(SIM_KFLAGS) $(SIM_KWERROR) -x c++-cpp-output $$@.unrolled.ii -c -o $$@.o 2>> $$@.log && \
 	    $(SIM_CXX) $(SIM_KLINK) $$@.o -o $$@.tmp 2>> $$@.log; then \
 	    $(SIM_VOLATILE) $$@.o 2>> $$@.log; \
@@ -114,3 +118,11 @@ $(BUILD)/san/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
                                  harness/backends/common/rtc.h harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) $(SAN_FLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
+
+# make install: the emulator's headers beside the installed backends (PREFIX/lib/gpu-harness/
+# sim), where the installed hb_sim.so finds them, so users' kernels build with no source tree.
+BACKEND_INSTALL += sim-install
+.PHONY: sim-install
+sim-install: install-core
+	install -d $(HB_LIBDIR)/sim
+	cd $(SIM_DIR) && $(call HB_TAR_COPY,$(abspath $(HB_LIBDIR))/sim,$(SIM_PRELUDE:$(SIM_DIR)/%=%))

@@ -31,6 +31,12 @@
 
 struct sim_dim3 {
     unsigned x, y, z;
+#ifdef __cplusplus
+    /* dim3's constructors, for host code building launch configurations: `dim3 grid(n / 16)`.
+     * The default one leaves it trivial (host code never runs, so its values never matter). */
+    sim_dim3() = default;
+    constexpr sim_dim3(unsigned x_, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+#endif
 };
 
 enum sim_op {

@@ -1,10 +1,12 @@
 /* sim_build.c: run-time builds of kernel sources for the emulator into the per-user cache
  * (rtc.h), as nvcc and hipcc would build users' sources: runtime header included, no -Werror,
- * the entry wrapped (sim_wrap.cc) for C++ names, templates and declared parameters, and
- * `extern __shared__` arrays defined at link time as dynamic shared memory. A failed build
- * gets its unmodelled feature named (sim_why.c). No dlopen here. */
+ * whole files with their host code (sim_rewrite.c, sim_host.h), the entry wrapped
+ * (sim_wrap.cc) for C++ names, templates and declared parameters, and `extern __shared__`
+ * arrays defined at link time as dynamic shared memory. A failed build gets its unmodelled
+ * feature named (sim_why.c). No dlopen here. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,32 +15,87 @@
 
 #include "rtc.h"
 #include "sim_build.h"
-#include "sim_unroll.h"
+#include "sim_rewrite.h"
 
 #define SIM_MAX_WORDS 80
+#define SIM_MAX_USER 32 /* -I and -D words of a manifest's includes and defines */
+#define SIM_WORDS_BYTES 24576
+
+/* What a user's whole file adds: host code may throw and use RTTI, as under nvcc and hipcc
+ * (the shipped kernels are device code only), and each function and object gets its own
+ * section, so the link keeps only what the kernels reach (SIM_USER_LINK): host code's
+ * shared_ptr atomics, say, need no hook the emulator refuses. */
+#define SIM_USER_FLAGS "-fexceptions -frtti -ffunction-sections -fdata-sections"
+#define SIM_USER_LINK "-Wl,--gc-sections"
+
+/* Where the emulator's own headers are (sim_prelude.h, include/, sim_wrap.cc and .map): beside
+ * the running hb_sim.so's folder when installed (PREFIX/lib/gpu-harness/sim, make install),
+ * else the source tree it was built from (SIM_PRELUDE_DIR); the words naming them. */
+struct sim_paths {
+    char dir[PATH_MAX], inc[PATH_MAX + 16], prelude_inc[PATH_MAX + 16], cuda[PATH_MAX + 32], hip[PATH_MAX + 32];
+    char wrap[PATH_MAX + 16], map[PATH_MAX + 40];
+};
+
+static const struct sim_paths *sim_paths(void)
+{
+    static struct sim_paths p;
+    if (p.dir[0])
+        return &p;
+    Dl_info me;
+    char probe[PATH_MAX + 32];
+    if (dladdr((void *)sim_paths, &me) && me.dli_fname && strrchr(me.dli_fname, '/')) {
+        int n = (int)(strrchr(me.dli_fname, '/') - me.dli_fname);
+        snprintf(p.dir, sizeof p.dir, "%.*s/../sim", n, me.dli_fname);
+    }
+    snprintf(probe, sizeof probe, "%s/sim_prelude.h", p.dir);
+    if (!p.dir[0] || access(probe, R_OK) != 0 || !realpath(p.dir, probe))
+        snprintf(p.dir, sizeof p.dir, "%s", SIM_PRELUDE_DIR);
+    else
+        snprintf(p.dir, sizeof p.dir, "%.4000s", probe);
+    snprintf(p.inc, sizeof p.inc, "-I%s/include", p.dir);
+    snprintf(p.prelude_inc, sizeof p.prelude_inc, "-I%s", p.dir);
+    snprintf(p.cuda, sizeof p.cuda, "%s/include/cuda_runtime.h", p.dir);
+    snprintf(p.hip, sizeof p.hip, "%s/include/hip/hip_runtime.h", p.dir);
+    snprintf(p.wrap, sizeof p.wrap, "%s/sim_wrap.cc", p.dir);
+    snprintf(p.map, sizeof p.map, "-Wl,--version-script=%s/sim_wrap.map", p.dir);
+    return &p;
+}
 
 /* The compiler and its flags for f (-Werror on shipped sources), with room for `room` more
  * words; the word count, or -1. Checked: with the instrumentation that checks each access. */
 static int sim_compiler_argv(const struct sim_flavour *f, int checked, char *words, size_t wlen, char **argv, int room)
 {
-    int n = rtc_split(checked ? SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS : SIM_KERNEL_CXX " " SIM_KERNEL_UNCHECKED_FLAGS,
-                      words, wlen, argv, SIM_MAX_WORDS - room);
+    const char *flags = checked ? SIM_KERNEL_CXX " " SIM_KERNEL_FLAGS : SIM_KERNEL_CXX " " SIM_KERNEL_UNCHECKED_FLAGS;
+    int n = rtc_split(flags, words, wlen, argv, SIM_MAX_WORDS - room - 4);
     if (n >= 0 && !f->user)
         argv[n++] = SIM_KERNEL_WERROR;
-    return n;
+    size_t used = strlen(flags) + 1;
+    int more = n >= 0 && f->user ? rtc_split(SIM_USER_FLAGS, words + used, wlen - used, argv + n, 4) : 0;
+    return more < 0 ? -1 : n + more;
 }
 
 /* The command that preprocesses f (its sources, the runtime header), output last (its
- * placeholder at *out_at). */
+ * placeholder at *out_at); the source's own folders and macros (rtc_user_flags) come first,
+ * the emulator's headers after the compiler's flags. */
 static int sim_preprocess_argv(const struct sim_flavour *f, char *words, size_t wlen, char **argv, char *entry_def,
                                size_t elen, int *out_at)
 {
-    int n = sim_compiler_argv(f, 1, words, wlen, argv, 18);
+    /* words: the compiler's flags in the first half, the source's in the second. */
+    int n = sim_compiler_argv(f, 1, words, wlen / 2, argv, 18 + SIM_MAX_USER);
     if (n < 0)
         return -1;
+    char *rest[SIM_MAX_WORDS];
+    memcpy(rest, argv + 1, (size_t)(n - 1) * sizeof *argv);
+    int user = rtc_user_flags(f->s, words + wlen / 2, wlen - wlen / 2, argv + 1, SIM_MAX_USER);
+    if (user < 0)
+        return -1;
+    memcpy(argv + 1 + user, rest, (size_t)(n - 1) * sizeof *argv);
+    n += user;
+    const struct sim_paths *paths = sim_paths();
+    argv[n++] = (char *)paths->inc;
+    argv[n++] = (char *)paths->prelude_inc;
     argv[n++] = "-include";
-    argv[n++] =
-        strcmp(f->s->lang, "hip") == 0 ? SIM_INCLUDE_DIR "/hip/hip_runtime.h" : SIM_INCLUDE_DIR "/cuda_runtime.h";
+    argv[n++] = (char *)(strcmp(f->s->lang, "hip") == 0 ? paths->hip : paths->cuda);
     if (f->port)
         argv[n++] = "-DSIM_PORT_WAVE64";
     if (f->wrapped) {
@@ -46,7 +103,7 @@ static int sim_preprocess_argv(const struct sim_flavour *f, char *words, size_t 
         argv[n++] = entry_def;
         argv[n++] = "-include";
         argv[n++] = (char *)f->s->source_path;
-        argv[n++] = SIM_WRAP_SRC;
+        argv[n++] = (char *)paths->wrap;
     } else {
         argv[n++] = (char *)f->s->source_path;
     }
@@ -75,11 +132,12 @@ static int sim_compile_argv(const struct sim_flavour *f, int checked, const char
     return n;
 }
 
-/* pre's unroll pragmas rewritten for g++ (sim_unroll.c), into out. 0, or -1 with err. */
-static int sim_unroll_file(const char *pre, const char *out, char *err, size_t errlen)
+/* pre rewritten for g++ (sim_rewrite.c: launches, main, unroll pragmas...), into out. 0, or -1
+ * with err. */
+static int sim_rewrite_file(const char *pre, const char *out, char *err, size_t errlen)
 {
     FILE *in = fopen(pre, "r"), *to = in ? fopen(out, "w") : NULL;
-    int rc = in && to ? sim_unroll_rewrite(in, to) : -1;
+    int rc = in && to ? sim_rewrite(in, to) : -1;
     if (to && fclose(to) != 0)
         rc = -1;
     if (in)
@@ -91,7 +149,7 @@ static int sim_unroll_file(const char *pre, const char *out, char *err, size_t e
 
 void sim_build_tool(const struct sim_flavour *f, char *out, size_t len)
 {
-    char words[4096], entry[1200], *argv[SIM_MAX_WORDS];
+    char words[SIM_WORDS_BYTES], entry[1200], *argv[SIM_MAX_WORDS];
     int at = 0;
     size_t used = 0;
     out[0] = '\0';
@@ -101,15 +159,21 @@ void sim_build_tool(const struct sim_flavour *f, char *out, size_t len)
         used += (size_t)snprintf(out + used, len - used, "%s%s", used ? " " : "", argv[i]);
 }
 
-/* The link: the object, the dynamic shared memory's definitions if any, the product. */
-static int sim_link(const char *obj, const char *defs, const char *tmp, const char *log, char *err, size_t errlen)
+/* The link: the object, the dynamic shared memory's definitions if any, the product; a user's
+ * file keeps only what its exported entry reaches. */
+static int sim_link(const struct sim_flavour *f, const char *obj, const char *defs, const char *tmp, const char *log,
+                    char *err, size_t errlen)
 {
-    char words[1024], *argv[24];
-    int n = rtc_split(SIM_KERNEL_CXX " " SIM_KERNEL_LINK, words, sizeof words, argv, 18);
+    char words[2048], *argv[24];
+    int n =
+        rtc_split(f->user ? SIM_KERNEL_CXX " " SIM_KERNEL_LINK " " SIM_USER_LINK : SIM_KERNEL_CXX " " SIM_KERNEL_LINK,
+                  words, sizeof words, argv, 18);
     if (n < 0) {
         snprintf(err, errlen, "too many link flags");
         return -1;
     }
+    if (f->user)
+        argv[n++] = (char *)sim_paths()->map;
     argv[n++] = (char *)obj;
     if (defs)
         argv[n++] = (char *)defs;
@@ -185,7 +249,7 @@ static int sim_unchecked(const struct sim_flavour *f, const char *path, struct s
         return -1;
     int rc = rtc_run(argv, t->u_log, err, errlen);
     if (rc == 0)
-        rc = sim_link(t->u_obj, defs ? t->defs : NULL, t->u_tmp, t->u_log, err, errlen);
+        rc = sim_link(f, t->u_obj, defs ? t->defs : NULL, t->u_tmp, t->u_log, err, errlen);
     if (rc != 0) /* a compiler's complaint: no copy, the repeats run checked */
         return rc < 0 ? -1 : (err[0] = '\0', 0);
     return rtc_seal(t->u_tmp, upath, err, errlen);
@@ -194,7 +258,7 @@ static int sim_unchecked(const struct sim_flavour *f, const char *path, struct s
 /* Preprocess f into t->pre: what the cache key is made of. 0, or as rtc_run. */
 static int sim_preprocess(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
 {
-    char words[4096], entry[1200], *argv[SIM_MAX_WORDS];
+    char words[SIM_WORDS_BYTES], entry[1200], *argv[SIM_MAX_WORDS];
     int at, n = sim_preprocess_argv(f, words, sizeof words, argv, entry, sizeof entry, &at);
     if (n < 0) {
         snprintf(err, errlen, "too many compiler flags");
@@ -204,11 +268,12 @@ static int sim_preprocess(const struct sim_flavour *f, struct sim_temps *t, char
     return rtc_run(argv, t->log, err, errlen);
 }
 
-/* Rewrite the unroll pragmas of t->pre, compile: 0, or as rtc_run. */
+/* Rewrite t->pre for g++ (sim_rewrite.c: launches, main, unroll pragmas...), compile: 0, or
+ * as rtc_run. */
 static int sim_compile(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
 {
-    char words[4096], *argv[SIM_MAX_WORDS];
-    int rc = sim_unroll_file(t->pre, t->ii, err, errlen);
+    char words[SIM_WORDS_BYTES], *argv[SIM_MAX_WORDS];
+    int rc = sim_rewrite_file(t->pre, t->ii, err, errlen);
     if (rc != 0)
         return rc;
     if (sim_compile_argv(f, 1, t->ii, t->obj, words, sizeof words, argv) < 0) {
@@ -229,7 +294,7 @@ static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_t
     if (defs < 0)
         return 2;
     /* Two steps like make: linking with -fsanitize=thread would pull in TSan's runtime. */
-    rc = sim_link(t->obj, defs ? t->defs : NULL, t->tmp, t->log, err, errlen);
+    rc = sim_link(f, t->obj, defs ? t->defs : NULL, t->tmp, t->log, err, errlen);
     if (rc == 0 && (sim_unchecked(f, path, t, defs, err, errlen) != 0 || rtc_seal(t->tmp, path, err, errlen) != 0))
         rc = -1;
     return rc;
@@ -239,12 +304,13 @@ static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_t
  * steps after it, and this backend's own build (its unroll rewriter, its loader). */
 static void sim_key(const struct sim_flavour *f, struct sha256 *h)
 {
-    char tool[6000], key[8192];
+    char tool[6000], key[16384];
     struct stat self = {0};
     Dl_info me;
     sim_build_tool(f, tool, sizeof tool);
-    snprintf(key, sizeof key, "%s | unroll pragmas for g++ | link %s | shared %u | gcc %s | unchecked copy: %s", tool,
-             SIM_KERNEL_LINK, f->s->shared_bytes, __VERSION__, SIM_KERNEL_UNCHECKED_FLAGS);
+    snprintf(key, sizeof key, "%s | rewritten for g++ | link %s%s%s | shared %u | gcc %s | unchecked copy: %s", tool,
+             SIM_KERNEL_LINK, f->user ? " " SIM_USER_LINK " " : "", f->user ? sim_paths()->map : "", f->s->shared_bytes,
+             __VERSION__, SIM_KERNEL_UNCHECKED_FLAGS);
     if (dladdr((void *)sim_key, &me) && me.dli_fname)
         (void)stat(me.dli_fname, &self);
     sha256_update(h, key, strlen(key) + 1);
@@ -305,9 +371,12 @@ static int sim_failed(struct hb_ctx *c, const struct sim_flavour *f, const char 
     snprintf(stem, sizeof stem, "%s/%s", dir, base ? base + 1 : f->s->source_path);
     if (rtc_keep(t->log, stem, ".log", kept, sizeof kept) != 0)
         snprintf(kept, sizeof kept, "%s", t->log);
-    sim_why(f, kept, err, why, sizeof why);
+    /* A feature the emulator does not model is a SKIP that names it, a user's kernel's too (a
+     * run in which nothing else runs exits 4, never 0); any other failure of a user's build is
+     * the user's to fix. */
+    int unmodelled = sim_why(f, kept, err, why, sizeof why);
     sim_err(c, "%s", why);
-    return f->user ? HB_ERROR : HB_UNSUPPORTED;
+    return unmodelled || !f->user ? HB_UNSUPPORTED : HB_ERROR;
 }
 
 int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen)

@@ -31,8 +31,9 @@ int sim_elf_tls_undefined(const char *obj, char *names, size_t cap, char *err, s
 int sim_elf_calls_volatile(const char *obj, char *err, size_t errlen);
 
 /* The message for a failed build: the feature the emulator does not model when the log
- * shows one, else "does not build", with the first error line and the log's path. */
-void sim_why(const struct sim_flavour *f, const char *log, const char *first, char *out, size_t len);
+ * shows one, else "does not build", with the first error line and the log's path. 1 when it
+ * names such a feature (a SKIP), 0 when not (the source's own error). */
+int sim_why(const struct sim_flavour *f, const char *log, const char *first, char *out, size_t len);
 long long sim_file_size(const char *path);
 
 #endif

@@ -32,7 +32,7 @@ struct hb_kern {
     int dialect;         /* lane mask bits of the build: 32, or 64 (HIP, CUDA port check) */
     struct sim_dim3 block;
     struct sim_range image; /* the loaded object's segments: its static data */
-    char origin[1024];      /* which binary runs (rtc_describe), for the report */
+    char origin[2048];      /* which binary runs (rtc_describe), for the report */
     /* The same kernel built without access checks (its .unchecked.so), for a case's repeats,
      * or NULL; off once either copy's own data (writable segment) is no longer as loaded:
      * the two copies' globals would differ from there on. */

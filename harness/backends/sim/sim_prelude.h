@@ -58,7 +58,8 @@ extern "C" __attribute__((visibility("default"))) void *sim_kernel_tls_touch(voi
 #define __constant__
 #define __managed__
 #define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+/* __noinline__ is no macro: libstdc++ writes __attribute__((__noinline__)) itself, so
+ * sim_rewrite.c makes it the attribute only outside attributes. */
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 /* thread_local alone: static at block scope, and `extern __shared__ T s[]` (dynamic shared

@@ -30,7 +30,7 @@ struct hb_kern {
     VkDescriptorPool pool;
     VkDescriptorSet set;
     char name[64];
-    char origin[1200]; /* which SPIR-V runs and how it was made (rtc_describe) */
+    char origin[2048]; /* which SPIR-V runs and how it was made (rtc_describe) */
 };
 
 /* Reads a whole SPIR-V file into a malloc'd buffer, checking its magic number. */
@@ -55,6 +55,25 @@ static int vk_read_spirv(hb_ctx *ctx, const char *path, uint32_t **words, size_t
     return HB_OK;
 }
 
+/* glslc for spec, the source's own include folders and macros first; its output slot at
+ * *out_at, the source last. The word count, or -1 when they do not fit. */
+#define VK_GLSLC_WORDS 48
+static int vk_glslc_argv(const struct hb_kernel_spec *spec, char *buf, size_t len, char **argv, int *out_at)
+{
+    int n = 0;
+    argv[n++] = "glslc";
+    int user = rtc_user_flags(spec, buf, len, argv + n, VK_GLSLC_WORDS - 8);
+    if (user < 0)
+        return -1;
+    n += user;
+    argv[n++] = VK_GLSLC_TARGET, argv[n++] = VK_GLSLC_STAGE, argv[n++] = "-O", argv[n++] = "-o";
+    *out_at = n;
+    argv[n++] = NULL;
+    argv[n++] = (char *)spec->source_path;
+    argv[n] = NULL;
+    return n;
+}
+
 /* Finds the SPIR-V for spec: build_dir/kernels/glsl/<stem>.spv when it was built from this
  * very file, else a run-time glslc compile into the per-user cache (users' own kernels run
  * without rebuilding the harness); lang spirv names the module itself. k->origin says which.
@@ -67,18 +86,20 @@ static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern 
     }
     if (strcmp(spec->lang, "glsl") != 0)
         return vk_fail(ctx, HB_UNSUPPORTED, "the Vulkan backend runs glsl and spirv, not %s", spec->lang);
-    char path[2048], err[512];
+    char path[2048], err[512], flags[16384], *argv[VK_GLSLC_WORDS], tool[4096];
+    int out_at = 0, n = vk_glslc_argv(spec, flags, sizeof flags, argv, &out_at);
+    if (n < 0)
+        return vk_fail(ctx, HB_ERROR, "%s: too many includes and defines for glslc", spec->name);
+    rtc_join(argv, out_at - 1, tool, sizeof tool); /* the command without output and source */
     int rc = rtc_prebuilt(spec, "glsl", ".spv", path, sizeof path, err, sizeof err);
     if (rc > 0)
         rtc_describe(spec, path, "built by make", "glslc (backend.mk)", k->origin, sizeof k->origin);
     if (rc == 0)
-        rc = rtc_cache_path(spec, "vulkan", "glslc " VK_GLSLC_TARGET " " VK_GLSLC_STAGE " -O", ".spv", path,
-                            sizeof path, err, sizeof err);
+        rc = rtc_cache_path(spec, "vulkan", tool, ".spv", path, sizeof path, err, sizeof err);
     if (rc < 0)
         return vk_fail(ctx, HB_ERROR, "%s", err);
     if (rc == 0) {
-        char *argv[] = {"glslc", VK_GLSLC_TARGET, VK_GLSLC_STAGE, "-O", "-o", NULL, (char *)spec->source_path, NULL};
-        rc = rtc_build(argv, 5, path, err, sizeof err);
+        rc = rtc_build(argv, out_at, path, err, sizeof err);
         if (rc < 0)
             return vk_fail(ctx, spec->user ? HB_ERROR : HB_UNSUPPORTED,
                            "cannot run glslc to compile %s at run time: %s", spec->source_path, err);
@@ -86,8 +107,7 @@ static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern 
             return vk_fail(ctx, HB_ERROR, "glslc %s failed: %s", spec->source_path, err);
     }
     if (!k->origin[0])
-        rtc_describe(spec, path, "built at run time", "glslc " VK_GLSLC_TARGET " " VK_GLSLC_STAGE " -O", k->origin,
-                     sizeof k->origin);
+        rtc_describe(spec, path, "built at run time", tool, k->origin, sizeof k->origin);
     return vk_read_spirv(ctx, path, words, bytes);
 }
 
