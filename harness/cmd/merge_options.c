@@ -20,6 +20,7 @@
 SET_PATH(junit, junit)
 SET_PATH(json, json)
 SET_PATH(html, out.html)
+SET_PATH(csv, out.csv)
 SET_PATH(record, out.record)
 SET_PATH(compare, out.compare)
 
@@ -54,6 +55,7 @@ static const struct cli_opt merge_table[] = {
     {"junit", 0, "FILE", set_junit, "the merged JUnit XML"},
     {"json", 0, "FILE", set_json, "the merged JSON lines"},
     {"html", 0, "FILE", set_html, "the merged page"},
+    {"csv", 0, "FILE", set_csv, "the merged results, one line each, as run --csv"},
     {"record", 0, "FILE", set_record, "write the merged run as a baseline"},
     {"compare", 0, "FILE", set_compare, "the upgrade gate on the merged run (not per shard)"},
     {"fail-on-bit-change", 0, NULL, set_bits, "with --compare: changed output bits fail"},
@@ -87,9 +89,9 @@ int merge_main(int full_argc, char **full_argv)
             fprintf(stderr, "harness: merge: %s\n", err.msg);
         return rc < 0 ? EXIT_USAGE : EXIT_OK;
     }
-    const char *names[] = {"--json", "--junit", "--html", "--record"};
-    const char *paths[] = {o.json, o.junit, o.out.html, o.out.record};
-    if (out_distinct(names, paths, 4, &err)) {
+    const char *names[] = {"--json", "--junit", "--html", "--record", "--csv"};
+    const char *paths[] = {o.json, o.junit, o.out.html, o.out.record, o.out.csv};
+    if (out_distinct(names, paths, 5, &err)) {
         fprintf(stderr, "harness: merge: %s\n", err.msg);
         return EXIT_USAGE;
     }

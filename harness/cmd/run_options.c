@@ -219,6 +219,7 @@ SET_STRING(junit)
 SET_STRING(json)
 SET_STRING(trace)
 SET_STRING(html)
+SET_STRING(csv)
 SET_STRING(record)
 SET_STRING(compare)
 SET_STRING(known_bugs)
@@ -267,6 +268,8 @@ static const struct cli_opt run_table[] = {
      "where the wall time went, as Chrome trace events (Perfetto, chrome://tracing): the probe, each "
      "case's data and references by thread, each group on its worker (--devices all: FILE.deviceK)"},
     {"html", 0, "FILE", set_html, "one self-contained page: summary and heat maps of where bad elements sit"},
+    {"csv", 0, "FILE", set_csv,
+     "one line per result as deqp-runner's results.csv: id, status, seconds, then verdict, classes, why"},
     {"record", 0, "FILE", set_record, "write this run as a baseline (versions, verdicts, errors, output hashes)"},
     {"compare", 0, "FILE", set_compare,
      "the upgrade gate: fails on a verdict gone bad, error growth past 2x or a missing case"},
@@ -311,9 +314,9 @@ static const char list_usage[] =
 /* Options that each make sense but not together. */
 static int run_check_together(const struct run_opts *o, struct hb_err *err)
 {
-    const char *names[] = {"--json", "--junit", "--html", "--record", "--trace"};
-    const char *paths[] = {o->json, o->junit, o->html, o->record, o->trace};
-    if (out_distinct(names, paths, 5, err))
+    const char *names[] = {"--json", "--junit", "--html", "--record", "--trace", "--csv"};
+    const char *paths[] = {o->json, o->junit, o->html, o->record, o->trace, o->csv};
+    if (out_distinct(names, paths, 6, err))
         return -1;
     /* A slice's record misses the other slices' results and its gate calls them missing: the
      * gate belongs to the merged run (--devices all does it so; harness merge for --shard). */

@@ -34,8 +34,8 @@ static void shard_on_signal(int sig) { shard_signal = sig; }
 /* The options a shard must not inherit: reports, the baseline record and the gate are the
  * merge's (a shard holds only its device's results), --devices is this very split, and each
  * shard traces into a file of its own. */
-static const char *const shard_dropped[] = {"--devices", "--junit",  "--json",   "--html",
-                                            "--trace",   "--record", "--compare"};
+static const char *const shard_dropped[] = {"--devices", "--junit",  "--json",    "--html",
+                                            "--trace",   "--record", "--compare", "--csv"};
 
 /* The child side of shard k: its own process group, death with the parent, then exec. */
 static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
@@ -114,7 +114,7 @@ static int shard_wait(pid_t *pids, int n, int *failed)
 static void shard_out_opts(const struct run_opts *o, struct out_opts *out)
 {
     memset(out, 0, sizeof *out);
-    out->html = o->html, out->record = o->record, out->compare = o->compare;
+    out->html = o->html, out->record = o->record, out->compare = o->compare, out->csv = o->csv;
     base_opts_init(&out->base);
     out->base.fail_on_bits = o->fail_on_bits, out->base.allow_new = o->allow_new;
     if (o->perf_pct > 0)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "guard.h"
 #include "html.h"
 #include "run.h"
@@ -49,6 +50,8 @@ int out_prepare(struct out_opts *o, struct hb_err *err)
     if (o->compare && !(o->baseline = base_load(o->compare, err)))
         return -1;
     if (o->html && !(o->html_f = open_output(o->html, err)))
+        return out_release(o), -1;
+    if (o->csv && !(o->csv_f = open_output(o->csv, err)))
         return out_release(o), -1;
     if (o->record && !(o->record_f = open_record(o, err)))
         return out_release(o), -1;
@@ -93,13 +96,15 @@ void out_release(struct out_opts *o)
         fclose(o->html_f);
     if (o->record_f)
         fclose(o->record_f);
+    if (o->csv_f)
+        fclose(o->csv_f);
     if (o->record_tmp)
         unlink(o->record_tmp), free(o->record_tmp);
     if (o->baseline) {
         jsonl_run_free(o->baseline);
         free(o->baseline);
     }
-    o->html_f = o->record_f = NULL;
+    o->html_f = o->record_f = o->csv_f = NULL;
     o->record_tmp = NULL;
     o->baseline = NULL;
 }
@@ -134,6 +139,8 @@ int out_finish(struct out_opts *o, struct rep_sink *s, int code, int interrupted
     if (rep_finish(s, interrupted, err))
         code = EXIT_USAGE;
     else if (o->html_f && (html_write(o->html_f, s), close_output(&o->html_f, o->html, err)))
+        code = EXIT_USAGE;
+    else if (o->csv_f && (rep_write_csv(o->csv_f, s), close_output(&o->csv_f, o->csv, err)))
         code = EXIT_USAGE;
     else if (o->record_f && finish_record(o, s, err))
         code = EXIT_USAGE;

@@ -14,13 +14,13 @@
 struct run_opts;
 
 struct out_opts {
-    const char *html, *record, *compare;
+    const char *html, *record, *compare, *csv;
     struct base_opts base;
     /* Filled by out_prepare: the opened (emptied) page, the record's temporary (renamed over
      * --record at the end, so a run killed halfway leaves the old baseline whole; NULL when
      * --record is not a regular file, /dev/null say, which is written directly), the
      * baseline read. */
-    FILE *html_f, *record_f;
+    FILE *html_f, *record_f, *csv_f;
     char *record_tmp;
     struct jsonl_run *baseline;
 };

@@ -283,7 +283,7 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
         grd_set_band((size_t)o->guard_kib * 1024); /* in range: checked with the option */
     cx.jobs = o->jobs > 0 ? o->jobs : run_cores();
     run_share_cores(&cx);
-    cx.out.html = o->html, cx.out.record = o->record, cx.out.compare = o->compare;
+    cx.out.html = o->html, cx.out.record = o->record, cx.out.compare = o->compare, cx.out.csv = o->csv;
     base_opts_init(&cx.out.base);
     cx.out.base.fail_on_bits = o->fail_on_bits, cx.out.base.allow_new = o->allow_new;
     if (o->perf_pct > 0)

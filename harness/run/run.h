@@ -21,6 +21,7 @@ struct run_opts {
     const char *junit, *json;
     const char *trace;                   /* --trace FILE: Chrome trace events of the run (trace.h) */
     const char *html, *record, *compare; /* after-run page, baseline record, upgrade gate */
+    const char *csv;                     /* after-run results.csv */
     int fail_on_bits;                    /* with compare: changed output bits fail */
     int allow_new;                       /* with compare: results the baseline lacks are not an error */
     double perf_pct;                     /* with compare: slower by more than this fails (0: reported only) */

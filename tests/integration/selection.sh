@@ -62,3 +62,17 @@ if [ -n "$(device_count sim)" ]; then
     json_check "it reran exactly F's failures, with F's manifest" "$T/rerun2.jsonl" \
         "sorted((r['case'], r['verdict']) for r in recs) == [(c, 'FAIL') for c in ('edge_127x128x129', 'edge_128x129x1', 'edge_129x1x2')]"
 fi
+
+echo "integration: --csv as deqp-runner's results.csv"
+if [ -n "$(device_count sim)" ]; then
+    "$H" run --backend sim --width 32 --kernel 'cuda/sgemm_naive,cuda/fault_crash' --case edge_1x2x3 --quiet \
+        --csv "$T/results.csv" --json "$T/csv.jsonl" >"$T/out" 2>&1
+    if python3 - "$T/results.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+want = {"sim:0:w32:cuda/sgemm_naive:edge_1x2x3": ("Pass", "PASS"), "sim:0:w32:cuda/fault_crash:edge_1x2x3": ("ExpectedFail", "XFAIL")}
+sys.exit(0 if {r[0]: (r[1], r[3]) for r in rows} == want and all(float(r[2]) >= 0 and len(r) == 6 for r in rows) else 1)
+PY
+    then ok "--csv: one row per result, id, deqp-runner status, seconds, verdict, classes, why"
+    else bad "--csv: one row per result, id, deqp-runner status, seconds, verdict, classes, why" "$T/results.csv"; fi
+fi
