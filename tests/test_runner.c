@@ -18,45 +18,46 @@
 
 static void pipe_pair(int fds[2]) { ck_assert_int_eq(pipe(fds), 0); }
 
-START_TEST(protocol_accepts_a_well_formed_result)
+START_TEST(protocol_accepts_a_well_formed_launch)
 {
     int fds[2];
     pipe_pair(fds);
     struct msg m;
     memset(&m, 0, sizeof m);
-    m.type = MSG_RESULT, m.group = 7, m.index = 2, m.r.verdict = V_FAIL, m.r.cmp.classes = CLS_WRONG;
-    m.r.cmp.oob_buffer = -1;
-    memset(m.r.kernel, 'k', sizeof m.r.kernel); /* no terminator: the reader adds one */
+    m.type = MSG_LAUNCH, m.group = 7, m.index = 2, m.launch = 1, m.seen = CLS_OOB | CLS_INPUT_MODIFIED;
+    m.guard_arg = 1, m.guard_offset = -4, m.fault_arg = -1;
+    memset(m.why, 'k', sizeof m.why); /* no terminator: the reader adds one */
     ck_assert_int_eq(msg_send(fds[1], &m), 0);
     struct msg got;
     struct hb_err err = {{0}};
     ck_assert_int_eq(child_read(fds[0], &got, sizeof got, 1000), 1);
     ck_assert_msg(msg_valid(&got, 7, 3, &err), "%s", err.msg);
-    ck_assert_int_eq(got.r.verdict, V_FAIL);
-    ck_assert_uint_eq(strlen(got.r.kernel), sizeof got.r.kernel - 1);
+    ck_assert_int_eq(got.guard_arg, 1);
+    ck_assert_uint_eq(strlen(got.why), sizeof got.why - 1);
     close(fds[0]), close(fds[1]);
 }
 END_TEST
 
 START_TEST(protocol_rejects_out_of_range_fields)
 {
-    enum { N_BAD = 12 };
+    enum { N_BAD = 13 };
     struct msg bad[N_BAD];
     memset(bad, 0, sizeof bad);
     for (int i = 0; i < N_BAD; i++)
-        bad[i].type = MSG_RESULT, bad[i].r.cmp.oob_buffer = -1;
+        bad[i].type = MSG_LAUNCH, bad[i].guard_arg = bad[i].fault_arg = -1;
     bad[0].type = 99;
     bad[1].type = MSG_BEGIN, bad[1].index = 3; /* a group of 3 cases has indices 0..2 */
-    bad[2].r.verdict = (enum hb_verdict) - 1;
-    bad[3].r.cmp.classes = 1u << CLS_COUNT;
+    bad[2].seen = CLS_WRONG;                   /* a child may not say an output is wrong */
+    bad[3].type = MSG_RESULT, bad[3].seen = CLS_OOB;
     bad[4].group = 8; /* another group's message */
-    bad[5].r.cmp.bad = -1;
-    bad[6].r.cmp.oob_buffer = HB_MAX_BUF_ARGS;
-    bad[7].r.cmp.heat[5] = 255;
-    bad[8].r.kernel_ms = -1;
+    bad[5].guard_arg = HB_MAX_BUF_ARGS, bad[5].seen = CLS_OOB;
+    bad[6].fault_arg = 0; /* a buffer named without the class */
+    bad[7].launch = -1;
+    bad[8].kernel_ms = -1;
     bad[9].phase_ms[PH_LAUNCH] = 1.0 / 0.0;
-    bad[10].type = MSG_GROUP, bad[10].r.verdict = V_PASS; /* a child may not say a group passed */
-    bad[11].r.group_row = 2;
+    bad[10].type = MSG_GROUP, bad[10].rc = HB_OK; /* a child may not say a group passed */
+    bad[11].type = MSG_DONE, bad[11].index = 2;
+    bad[12].type = MSG_RESULT, bad[12].child_ms = 1e300;
     for (int i = 0; i < N_BAD; i++) {
         int fds[2];
         pipe_pair(fds);
@@ -455,7 +456,7 @@ static Suite *suite(void)
     prb_probe("sim", &sim_probe);
     Suite *s = suite_create("runner");
     TCase *p = tcase_create("protocol");
-    tcase_add_test(p, protocol_accepts_a_well_formed_result);
+    tcase_add_test(p, protocol_accepts_a_well_formed_launch);
     tcase_add_test(p, protocol_rejects_out_of_range_fields);
     suite_add_tcase(s, p);
     TCase *c = tcase_create("child");

@@ -1,0 +1,24 @@
+# tests/integration/trust.sh: kernels that forge their verdicts instead of computing (issue 27,
+# tests/data/forge): records written into the result pipe. The parent judges each case from
+# the outputs it reads, so a forgery is an ERROR or a FAIL and the run exits 1.
+# Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
+if [ -z "$(device_count sim)" ]; then
+    skip "trust checks" "sim backend not built"
+else
+    echo "integration: kernels that forge their verdicts (issue 27)"
+    FM=tests/data/forge/forge.manifest
+    export XDG_CACHE_HOME="$T/cache"
+    # The forgery speaks this harness's protocol: its record size and type codes, from protocol.h.
+    if cc -std=c11 -D_GNU_SOURCE -Iharness/abi -Iharness/lib -Iharness/core -Ireference -Iharness/report \
+        -Iharness/run tests/data/forge/record_layout.c -o "$T/record_layout" >"$T/out" 2>&1; then
+        HB_FORGE_RECORD="$("$T/record_layout")" "$H" run --backend sim --width 32 --only-manifest --manifest "$FM" \
+            --kernel forge_records --json "$T/forge.jsonl" >"$T/out" 2>&1
+        rc=$?
+        if [ $rc = 1 ]; then ok "forged records in the result pipe: the run fails (exit 1)"; else bad "forged records: exit $rc, want 1" "$T/out"; fi
+        json_check "... each forged case is an ERROR naming the record, none passes" "$T/forge.jsonl" \
+            "len(recs) == 2 and all(r['verdict'] == 'ERROR' and 'malformed' in r['why'] for r in recs)"
+    else
+        bad "tests/data/forge/record_layout.c builds against protocol.h" "$T/out"
+    fi
+    unset XDG_CACHE_HOME
+fi
