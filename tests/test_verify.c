@@ -29,7 +29,7 @@ static void setup(struct fixture *f, long n)
     struct kern_desc *k = kern_set_push(&f->ks);
     k->op = OP_REDUCE, k->chunk = 1024, k->any_width = 1;
     f->d.c = &f->c;
-    op_prepare(&f->d, &f->ks);
+    op_prepare(&f->d, &f->ks, 1);
     struct rep_result row;
     memset(&row, 0, sizeof row);
     cmp_init(&row.cmp);

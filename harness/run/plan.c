@@ -1,8 +1,8 @@
 /* plan.c: what a conformance run runs. Reads the manifests, cases and known bugs; probes the
  * backends (in child processes); marks the cases the selected kernels and shard use, checks
- * they fit host and devices, makes their references once (on several threads, before any
- * worker is forked, so all share them copy-on-write) and lists the groups with their estimated
- * work. Runs nothing on a device. */
+ * they fit host and devices, makes their inputs and references once (on several threads; the
+ * inputs where every worker reads them, the references where only this process does: arena.h)
+ * and lists the groups with their estimated work. Runs nothing on a device. */
 #include <fnmatch.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -301,7 +301,8 @@ static void *plan_prepare_thread(void *arg)
     for (int i; !sup_interrupted && (i = plan_take(p, small)) >= 0;) {
         struct case_data *d = &p->cx->data[i];
         double t0 = now_ms();
-        op_prepare(d, &p->cx->kernels);
+        /* A sanitized group's child runs the kernel itself: it makes no reference. */
+        op_prepare(d, &p->cx->kernels, !p->cx->o->group_child);
         trace_span(TRACE_DATA_TRACK + nth, "data", d->c->name, NULL, t0, now_ms());
         if (atomic_fetch_sub(&p->cx->unmade, 1) == 1)
             p->ms = now_ms() - p->t0;

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arena.h"
 #include "guard.h"
 #include "protocol.h"
 #include "runner.h"
@@ -191,7 +190,6 @@ void wk_serve(struct run_ctx *cx, const struct group *groups, int n_groups, cons
               const struct child_io *io)
 {
     struct wk_state w;
-    arena_protect(); /* the case data every worker reads: this one's kernels cannot change it */
     wk_init(&w, cx, groups, n_groups, io->result_fd);
     w.cmd_fd = io->cmd_fd;
     /* The device opens now, while the parent may still be busy elsewhere: a spare worker is

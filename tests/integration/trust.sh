@@ -1,6 +1,7 @@
 # tests/integration/trust.sh: kernels that forge their verdicts instead of computing (issue 27,
-# tests/data/forge): records written into the result pipe. The parent judges each case from
-# the outputs it reads, so a forgery is an ERROR or a FAIL and the run exits 1.
+# tests/data/forge): records written into the result pipe, a reference copied from the memory
+# the worker shares with the harness. The parent judges each case from the outputs it reads,
+# with references no worker holds, so a forgery is an ERROR or a FAIL and the run exits 1.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
 if [ -z "$(device_count sim)" ]; then
     skip "trust checks" "sim backend not built"
@@ -20,5 +21,11 @@ else
     else
         bad "tests/data/forge/record_layout.c builds against protocol.h" "$T/out"
     fi
+    "$H" run --backend sim --width 32 --only-manifest --manifest "$FM" --kernel forge_reference \
+        --json "$T/steal.jsonl" >"$T/out" 2>&1
+    rc=$?
+    if [ $rc = 1 ]; then ok "a kernel that copies the reference from shared memory: the run fails (exit 1)"; else bad "a reference thief: exit $rc, want 1" "$T/out"; fi
+    json_check "... no case passes: the references are not in a worker's memory" "$T/steal.jsonl" \
+        "len(recs) == 12 and not any(r['verdict'] == 'PASS' for r in recs)"
     unset XDG_CACHE_HOME
 fi
