@@ -1,12 +1,14 @@
 /* test_runner.c: the conformance run's own machinery against the real emulator backend: the
  * child protocol (every field checked), child processes (group kill, death with the parent,
- * no inherited descriptor, captured output), planning (case selection and shards),
- * supervision (results, a crash contained and the run going on, a hang killed) and the
- * scheduler (parallel runs give the serial run's rows, --maxfail). Needs `make` (hb_sim.so). */
+ * no inherited descriptor, captured output, no reading the parent's memory), planning (case
+ * selection and shards), supervision (results, a crash contained and the run going on, a hang
+ * killed) and the scheduler (parallel runs give the serial run's rows, --maxfail). Needs
+ * `make` (hb_sim.so). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -161,6 +163,35 @@ static void report_descriptors(void *arg, int fd)
         ok = 0;
     child_write(fd, &ok, 1);
 }
+
+/* Which ways into the parent's memory worked: bit 0 process_vm_readv, bit 1 /proc/PID/mem. */
+static void read_the_parent(void *arg, int fd)
+{
+    long got = 0;
+    struct iovec local = {&got, sizeof got}, remote = {arg, sizeof got};
+    int seen = process_vm_readv(getppid(), &local, 1, &remote, 1, 0) == (ssize_t)sizeof got;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/mem", (int)getppid());
+    int mem = open(path, O_RDONLY);
+    if (mem >= 0 && pread(mem, &got, sizeof got, (off_t)(uintptr_t)arg) == (ssize_t)sizeof got)
+        seen |= 2;
+    child_write(fd, &seen, sizeof seen);
+}
+
+/* What a kernel in a worker cannot do, even run as root: read the harness's memory. */
+START_TEST(child_cannot_read_its_parents_memory)
+{
+    static volatile long secret = 0x5ec7e7;
+    struct child c;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(child_spawn(&c, read_the_parent, (void *)&secret, &err), 0);
+    int seen = -1;
+    ck_assert_int_eq(child_read(c.fd, &seen, sizeof seen, 10000), 1);
+    child_reap(&c);
+    ck_assert_int_eq(seen, 0);
+    ck_assert_int_eq(secret, 0x5ec7e7);
+}
+END_TEST
 
 START_TEST(child_inherits_no_descriptor_but_its_pipe)
 {
@@ -463,6 +494,7 @@ static Suite *suite(void)
     tcase_add_test(c, child_kill_reaches_what_the_child_started);
     tcase_add_test(c, child_dies_with_its_parent);
     tcase_add_test(c, child_inherits_no_descriptor_but_its_pipe);
+    tcase_add_test(c, child_cannot_read_its_parents_memory);
     tcase_add_test(c, child_output_is_captured_for_the_parent);
     suite_add_tcase(s, c);
     TCase *pl = tcase_create("plan");
