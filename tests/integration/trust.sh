@@ -18,6 +18,12 @@ else
         if [ $rc = 1 ]; then ok "forged records in the result pipe: the run fails (exit 1)"; else bad "forged records: exit $rc, want 1" "$T/out"; fi
         json_check "... each forged case is an ERROR naming the record, none passes" "$T/forge.jsonl" \
             "len(recs) == 2 and all(r['verdict'] == 'ERROR' and 'malformed' in r['why'] for r in recs)"
+        HB_FORGE_MODE=done HB_FORGE_RECORD="$("$T/record_layout")" "$H" run --backend sim --width 32 --only-manifest \
+            --manifest "$FM" --kernel forge_records --json "$T/done.jsonl" >"$T/out" 2>&1
+        rc=$?
+        if [ $rc = 1 ]; then ok "a DONE forged mid-case: the run fails (exit 1)"; else bad "a DONE forged mid-case: exit $rc, want 1" "$T/out"; fi
+        json_check "... every case still has its row, an ERROR" "$T/done.jsonl" \
+            "[r['verdict'] for r in recs] == ['ERROR', 'ERROR']"
     else
         bad "tests/data/forge/record_layout.c builds against protocol.h" "$T/out"
     fi

@@ -5,7 +5,8 @@
  * record is zero but its type, group and case index, the shape a parent trusting its worker
  * reads as a pass. The layout comes from HB_FORGE_RECORD="BYTES BEGIN RESULT DONE" (a record's
  * size and its type codes: tests/integration/trust.sh prints them from protocol.h), so the
- * forgery speaks the protocol of the harness it attacks; without it the kernel writes C alone. */
+ * forgery speaks the protocol of the harness it attacks; without it the kernel writes C alone.
+ * HB_FORGE_MODE=done sends a DONE alone, mid-case, and goes on. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,13 @@ __attribute__((no_sanitize_thread)) static void forge(void)
     int begin, result, done;
     if (!layout || sscanf(layout, "%zu %d %d %d", &bytes, &begin, &result, &done) != 4 || bytes < 12)
         return;
+    /* HB_FORGE_MODE=done: only the worker's DONE, in the middle of case 0, as if the group
+     * were through (a parent that believed it would never get the cases' rows). */
+    const char *mode = getenv("HB_FORGE_MODE");
+    if (mode && !strcmp(mode, "done")) {
+        forge_one(3, bytes, done, 0);
+        return;
+    }
     forge_one(3, bytes, result, 0);
     forge_one(3, bytes, begin, 1);
     forge_one(3, bytes, result, 1);
