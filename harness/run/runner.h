@@ -165,6 +165,14 @@ void sup_group_init(struct sup_group *s, struct group *g);
 void sup_group_free(struct sup_group *s);
 /* Appends a row to the group's buffer (rows go out in group order, sched.c). */
 void sup_push_row(struct sup_group *s, const struct rep_result *r);
+/* A worker's turn at s begins (its group was sent): nothing of it said yet. */
+void sup_turn_start(struct sup_worker *w, const struct sup_group *s);
+/* Whether record m (valid as protocol.h checks) is the one due from w, running s: 1, else 0 with
+ * why in err. A worker sends only what it was asked for: the cases from s->next on, each begun,
+ * its launches in order and as many as the run asks for, its result counting them; a group
+ * record only before any case; DONE once the cases are through or the group could not run. */
+int sup_due(const struct run_ctx *cx, const struct sup_group *s, const struct sup_worker *w, const struct msg *m,
+            struct hb_err *err);
 /* One checked record from the worker running s (a LAUNCH once its output is in w->check.got). */
 void sup_message(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, const struct msg *m);
 /* The worker running s has ended: rows for what it left unfinished. Returns 1 when the group

@@ -133,7 +133,7 @@ static int sched_assign(struct sched *s, struct sup_worker *w, struct sup_group 
     }
     w->group = sg->g->ordinal;
     w->assigned = now_ms();
-    w->in_flight = -1, w->progressed = 0, w->first_row = sg->n_rows;
+    sup_turn_start(w, sg);
     w->deadline = now_ms() + s->cx->o->timeout_s * 1000; /* device open and kernel load */
     if (!sg->started)
         sg->started = now_ms();

@@ -1,56 +1,15 @@
 /* sched_read.c: the scheduler's reading side: a worker's result pipe, record by record. Each
  * record is checked (protocol.h's fields), then checked to be the one due from where the worker
- * is, since a worker sends only what it was asked for; after a LAUNCH come the output bytes of
- * the case's layout as the parent works it out, never a count the worker gives. Anything else
- * kills the worker: its case in flight becomes an ERROR row (supervise.c). What a checked record
- * means is sched_handle's (sched.c) and supervise.c's. */
+ * is (supervise.c's sup_due: a worker sends only what it was asked for); after a LAUNCH come the
+ * output bytes of the case's layout as the parent works it out, never a count the worker gives.
+ * Anything else kills the worker: its case in flight becomes an ERROR row (supervise.c). What a
+ * checked record means is sched_handle's (sched.c) and supervise.c's. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "scheduler.h"
-
-/* Whether a BEGIN, LAUNCH or RESULT is due: a case begins only after the last one has its row,
- * its launches come in order, as many as the run asks for, and its result says how many came
- * (fewer only after a failed call). */
-static int sched_case_due(const struct sched *s, const struct sup_group *sg, const struct sup_worker *w,
-                          const struct msg *m, struct hb_err *err)
-{
-    int repeats = s->cx->o->repeats, launches = w->check.launches;
-    if (m->type == MSG_BEGIN && w->said_group)
-        return err_set(err, "case %d begun in a group that could not run", m->index), 0;
-    if (m->type == MSG_BEGIN && (w->in_flight >= 0 || m->index != sg->next))
-        return err_set(err, "case %d begun while case %d was due", m->index,
-                       w->in_flight >= 0 ? w->in_flight : sg->next),
-               0;
-    if (m->type != MSG_BEGIN && m->index != w->in_flight)
-        return err_set(err, "record for case %d while case %d was in flight", m->index, w->in_flight), 0;
-    if (m->type == MSG_LAUNCH && (m->launch != launches || launches >= repeats))
-        return err_set(err, "launch %d of case %d after %d of its %d", m->launch, m->index, launches, repeats), 0;
-    int api = (m->seen & CLS_API) != 0;
-    if (m->type == MSG_RESULT && (m->launch != launches || (api ? launches >= repeats : launches != repeats)))
-        return err_set(err, "result of case %d claiming %d launches%s after %d of its %d", m->index, m->launch,
-                       api ? " and a failed call" : "", launches, repeats),
-               0;
-    return 1;
-}
-
-/* Whether m is the record due from w: a group row only before any case of its turn, DONE only
- * once its cases are through (or its group could not run). */
-static int sched_due(const struct sched *s, const struct sup_group *sg, const struct sup_worker *w, const struct msg *m,
-                     struct hb_err *err)
-{
-    if (m->type == MSG_GROUP && (w->said_group || w->in_flight >= 0 || w->progressed))
-        return err_set(err, "group record after its cases began"), 0;
-    if (m->type == MSG_DONE && (w->in_flight >= 0 || (!w->said_group && sg->next < sg->g->n_cases)))
-        return err_set(err, "DONE with case %d of %d %s", w->in_flight >= 0 ? w->in_flight : sg->next, sg->g->n_cases,
-                       w->in_flight >= 0 ? "in flight" : "due"),
-               0;
-    if (m->type == MSG_GROUP || m->type == MSG_DONE)
-        return 1;
-    return sched_case_due(s, sg, w, m, err);
-}
 
 static void sched_bad(struct sup_worker *w, const char *why)
 {
@@ -70,7 +29,7 @@ static void sched_record(struct sched *s, struct sup_worker *w)
     struct sup_group *sg = w->group >= 0 ? &s->sg[w->group] : NULL;
     if (!sg) {
         err_set(&err, "message of type %d from a worker with no group", m.type);
-    } else if (msg_valid(&m, w->group, sg->g->n_cases, &err) && sched_due(s, sg, w, &m, &err) &&
+    } else if (msg_valid(&m, w->group, sg->g->n_cases, &err) && sup_due(s->cx, sg, w, &m, &err) &&
                (m.type != MSG_LAUNCH || vfy_accepts(&w->check, &m, &err))) {
         if (m.type != MSG_LAUNCH || !w->check.out_bytes) {
             sched_handle(s, w, &m);

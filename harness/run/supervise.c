@@ -73,6 +73,50 @@ static void sup_judge(const struct run_ctx *cx, const struct group *g, struct re
     }
 }
 
+void sup_turn_start(struct sup_worker *w, const struct sup_group *s)
+{
+    w->in_flight = -1, w->progressed = w->said_group = 0, w->first_row = s->n_rows;
+}
+
+/* Whether a BEGIN, LAUNCH or RESULT is due: a case begins only after the last one has its row,
+ * its launches come in order, as many as the run asks for, and its result says how many came
+ * (fewer only after a failed call). */
+static int sup_case_due(const struct run_ctx *cx, const struct sup_group *s, const struct sup_worker *w,
+                        const struct msg *m, struct hb_err *err)
+{
+    int repeats = cx->o->repeats, launches = w->check.launches;
+    if (m->type == MSG_BEGIN && w->said_group)
+        return err_set(err, "case %d begun in a group that could not run", m->index), 0;
+    if (m->type == MSG_BEGIN && (w->in_flight >= 0 || m->index != s->next))
+        return err_set(err, "case %d begun while case %d was due", m->index,
+                       w->in_flight >= 0 ? w->in_flight : s->next),
+               0;
+    if (m->type != MSG_BEGIN && m->index != w->in_flight)
+        return err_set(err, "record for case %d while case %d was in flight", m->index, w->in_flight), 0;
+    if (m->type == MSG_LAUNCH && (m->launch != launches || launches >= repeats))
+        return err_set(err, "launch %d of case %d after %d of its %d", m->launch, m->index, launches, repeats), 0;
+    int api = (m->seen & CLS_API) != 0;
+    if (m->type == MSG_RESULT && (m->launch != launches || (api ? launches >= repeats : launches != repeats)))
+        return err_set(err, "result of case %d claiming %d launches%s after %d of its %d", m->index, m->launch,
+                       api ? " and a failed call" : "", launches, repeats),
+               0;
+    return 1;
+}
+
+int sup_due(const struct run_ctx *cx, const struct sup_group *s, const struct sup_worker *w, const struct msg *m,
+            struct hb_err *err)
+{
+    if (m->type == MSG_GROUP && (w->said_group || w->in_flight >= 0 || w->progressed))
+        return err_set(err, "group record after its cases began"), 0;
+    if (m->type == MSG_DONE && (w->in_flight >= 0 || (!w->said_group && s->next < s->g->n_cases)))
+        return err_set(err, "DONE with case %d of %d %s", w->in_flight >= 0 ? w->in_flight : s->next, s->g->n_cases,
+                       w->in_flight >= 0 ? "in flight" : "due"),
+               0;
+    if (m->type == MSG_GROUP || m->type == MSG_DONE)
+        return 1;
+    return sup_case_due(cx, s, w, m, err);
+}
+
 /* A BEGIN: the row the case's outputs will fill, the parent's identity and case fields. */
 static void sup_begin(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, int index)
 {
