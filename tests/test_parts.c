@@ -20,6 +20,7 @@ static void fixture(struct run_ctx *cx, int jobs)
     memset(&opts, 0, sizeof opts);
     snprintf(gpu.name, sizeof gpu.name, "cuda");
     snprintf(sim.name, sizeof sim.name, "sim");
+    sim.caps = HB_CAP_IN_PROCESS; /* as the emulator's probe says: its kernels run in the worker */
     for (int i = 0; i < N_CASES; i++) {
         memset(&cases[i], 0, sizeof cases[i]);
         cases[i].op = OP_SGEMM;
