@@ -1,9 +1,11 @@
-/* test_arena.c: the memory workers share with the run (arena.h). Data written after a worker
- * was forked is what that worker reads; a worker cannot write it; a full arena is out of
- * memory (exit 2); a sealed or closed one hands out heap memory; frees of either kind are
- * right (ASan's leak check). */
+/* test_arena.c: the memory workers share with the run, and the run's own (arena.h). Data
+ * written after a worker was forked is what that worker reads; a worker cannot write it nor
+ * make it writable; it has nothing of the run's own region; a full arena is out of memory
+ * (exit 2); a sealed or closed one hands out heap memory; frees of either kind are right
+ * (ASan's leak check). */
 #include <signal.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "arena.h"
@@ -33,23 +35,52 @@ START_TEST(a_child_forked_first_reads_what_is_written_after)
 }
 END_TEST
 
-START_TEST(a_protected_worker_cannot_write)
+/* A child dies of a write into the shared region, and cannot map it writable again. */
+START_TEST(a_child_cannot_write_the_shared_region)
 {
     ck_assert_int_eq(arena_open(1 << 20), 0);
     volatile int *shared = arena_calloc(16, sizeof *shared);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            signal(SIGSEGV, SIG_DFL); /* die of it, not of a sanitizer's report */
+            void *page = (void *)((uintptr_t)shared & ~(uintptr_t)4095);
+            if (attempt && mprotect(page, 4096, PROT_READ | PROT_WRITE) == 0)
+                _exit(3); /* a kernel's own mprotect must fail */
+            int seen = shared[3];
+            shared[3] = seen + 1; /* must fault */
+            _exit(0);
+        }
+        int status;
+        ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+        ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "attempt %d: status %d", attempt, status);
+    }
+    shared[3] = 5; /* the parent still writes */
+    ck_assert_int_eq(shared[3], 5);
+    arena_close();
+}
+END_TEST
+
+/* What the parent keeps in its own region is not in a child at all (no copy to read). */
+START_TEST(a_child_has_nothing_of_the_own_region)
+{
+    ck_assert_int_eq(arena_open(1 << 20), 0);
+    volatile double *own = arena_calloc_own(16, sizeof *own);
+    own[2] = 1.5;
     pid_t pid = fork();
     if (pid == 0) {
-        signal(SIGSEGV, SIG_DFL); /* die of it, not of a sanitizer's report */
-        arena_protect();
-        int seen = shared[3];
-        shared[3] = seen + 1; /* must fault */
-        _exit(0);
+        signal(SIGSEGV, SIG_DFL);
+        unsigned char resident;
+        void *page = (void *)((uintptr_t)own & ~(uintptr_t)4095);
+        if (mincore(page, 4096, &resident) == 0) /* mapped: the child would have a copy */
+            _exit(3);
+        _exit(own[2] == 1.5 ? 4 : 5); /* must fault */
     }
     int status;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
-    shared[3] = 5; /* the parent still writes */
-    ck_assert_int_eq(shared[3], 5);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "status %d", status);
+    ck_assert(own[2] == 1.5);
+    arena_free((void *)own); /* arena memory: nothing to free */
     arena_close();
 }
 END_TEST
@@ -73,9 +104,10 @@ START_TEST(sealed_or_closed_arenas_hand_out_heap_memory)
     arena_free(heap);
     arena_free(in);
     arena_close();
-    char *closed = arena_calloc(8, 8); /* no arena at all */
+    char *closed = arena_calloc(8, 8), *own = arena_calloc_own(8, 8); /* no arena at all */
     ck_assert_int_eq(closed[63], 0);
-    arena_free(closed);
+    ck_assert_int_eq(own[63], 0);
+    arena_free(closed), arena_free(own);
 }
 END_TEST
 
@@ -84,7 +116,8 @@ static Suite *suite(void)
     Suite *s = suite_create("arena");
     TCase *t = tcase_create("arena");
     tcase_add_test(t, a_child_forked_first_reads_what_is_written_after);
-    tcase_add_test(t, a_protected_worker_cannot_write);
+    tcase_add_test(t, a_child_cannot_write_the_shared_region);
+    tcase_add_test(t, a_child_has_nothing_of_the_own_region);
     tcase_add_exit_test(t, a_full_arena_is_out_of_memory, 2);
     tcase_add_test(t, sealed_or_closed_arenas_hand_out_heap_memory);
     suite_add_tcase(s, t);

@@ -12,6 +12,7 @@
 #include "manifest_fixture.h"
 #include "result.h"
 #include "tutil.h"
+#include "verify.h"
 
 static const char *ref_c =
     "#include <stdint.h>\n"
@@ -47,7 +48,7 @@ static void make(struct fixture *f, const char *manifest)
     ck_assert_msg(kern_parse_file(path, &f->ks, &err) == 0, "%s", err.msg);
     ck_assert_msg(case_parse_text("c.cases", "custom c n=40 m=300 seed=3\n", &f->cs, &err) == 0, "%s", err.msg);
     f->d.c = &f->cs.c[0];
-    op_prepare(&f->d, &f->ks);
+    op_prepare(&f->d, &f->ks, 1);
     free(path);
 }
 
@@ -208,6 +209,56 @@ START_TEST(integers_are_exact_whatever_the_tolerance)
 }
 END_TEST
 
+/* The parent's check of a case with two outputs (y f32, z u8 inout) from the bytes a worker
+ * sends after a LAUNCH, every output in buffer order (verify.c): one hash over both, the
+ * comparison of both, and a repeat that differs in the second one alone is nondeterminism,
+ * outside the bound by itself. */
+static void send_outputs(struct vfy_case *v, const float *y, const uint8_t *z, int launch)
+{
+    unsigned char bytes[40 * 4 + 300];
+    memcpy(bytes, y, 40 * 4), memcpy(bytes + 40 * 4, z, 300);
+    for (size_t at = 0, room = 0; at < sizeof bytes; at += room) {
+        void *to = vfy_dest(v, at, &room);
+        ck_assert(to && room);
+        memcpy(to, bytes + at, room);
+    }
+    struct msg m;
+    memset(&m, 0, sizeof m);
+    m.type = MSG_LAUNCH, m.launch = launch, m.guard_arg = m.fault_arg = -1;
+    vfy_launch(v, &m);
+}
+
+START_TEST(the_parent_judges_every_output_from_the_bytes_sent)
+{
+    struct fixture f;
+    make(&f, kernel("good", "twice", "exact"));
+    struct op_layout l;
+    op_custom.layout(&f.d, &f.ks.k[0], &l);
+    float y[40];
+    uint8_t z[300];
+    for (int i = 0; i < 40; i++)
+        y[i] = 2 * ((const float *)l.data[0])[i];
+    for (int i = 0; i < 300; i++)
+        z[i] = (uint8_t)(((const uint8_t *)l.data[3])[i] + ((const int32_t *)l.data[2])[i]);
+    struct rep_result row;
+    memset(&row, 0, sizeof row);
+    cmp_init(&row.cmp);
+    struct vfy_case v;
+    vfy_begin(&v, &f.ks.k[0], &f.d, &row);
+    ck_assert(v.out_bytes == 40 * 4 + 300 && v.first_out == 1);
+    send_outputs(&v, y, z, 0);
+    ck_assert_msg(v.r.cmp.classes == 0 && v.r.cmp.elements == 340, "classes %x", v.r.cmp.classes);
+    ck_assert(v.r.output_hash == hb_fnv1a_from(hb_fnv1a_from(hb_fnv1a(NULL, 0), y, sizeof y), z, sizeof z));
+    send_outputs(&v, y, z, 1);
+    ck_assert_uint_eq(v.r.cmp.classes, 0);
+    z[7]++;
+    send_outputs(&v, y, z, 2);
+    ck_assert(v.r.cmp.classes == CLS_NONDET && !v.r.cmp.repeats_within && v.r.cmp.bad == 0);
+    vfy_free(&v);
+    unmake(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("custom_data");
@@ -219,6 +270,7 @@ static Suite *suite(void)
     tcase_add_test(t, float_tolerances_hold_at_their_bound);
     tcase_add_test(t, nans_infinities_and_poison);
     tcase_add_test(t, integers_are_exact_whatever_the_tolerance);
+    tcase_add_test(t, the_parent_judges_every_output_from_the_bytes_sent);
     suite_add_tcase(s, t);
     return s;
 }

@@ -131,7 +131,7 @@ START_TEST(a_column_major_kernel_gets_its_own_image_strides_and_c)
     struct kern_desc *col = kernel(&ks, OP_SGEMM_STRIDED, "M N K alpha A lda B ldb beta C ldc", 1);
     kernel(&ks, OP_SGEMM_STRIDED, "A B C M N K lda ldb ldc", 0);
     struct case_data d = {.c = &c};
-    op_prepare(&d, &ks);
+    op_prepare(&d, &ks, 1);
     const struct gemm_data *g = d.ref;
     struct op_layout l;
     op_sgemm_strided.layout(&d, col, &l);
@@ -180,7 +180,7 @@ START_TEST(exact_cases_stay_exact_with_the_default_scalars)
         if (!op_is_gemm(c->op) || (c->dist != DIST_EXACT && c->dist != DIST_WIDEINT))
             continue;
         struct case_data d = {.c = c};
-        op_prepare(&d, &ks);
+        op_prepare(&d, &ks, 1);
         const struct ref_sgemm *r = gemm_ref(d.ref, c->alpha, c->beta);
         ck_assert_float_eq(r->alpha, c->alpha);
         ck_assert_int_eq(r->terms, c->K + (c->beta != 0));

@@ -1,7 +1,8 @@
 /* test_supervise.c: what a sanitized group's end does to its rows (supervise.c). memcheck
  * stops a kernel at its first bad access, so the launch fails: a canary that expects oob is
  * caught (XFAIL), not an ERROR that fails the run, and a kernel claimed correct stays an
- * ERROR with the access as a class too. Without a finding, nothing is re-judged. */
+ * ERROR with the access as a class too. Without a finding, nothing is re-judged. And which
+ * record a worker may send next (sup_due): only the one due. */
 #include "runner.h"
 #include "tutil.h"
 
@@ -97,6 +98,73 @@ START_TEST(without_a_finding_nothing_changes)
 }
 END_TEST
 
+/* Whether a record of `type` for case `index` (launch: which, or how many for a RESULT) is due. */
+static int due(const struct run_ctx *cx, const struct sup_group *s, const struct sup_worker *w, int type, int index,
+               int launch, unsigned seen)
+{
+    struct msg m;
+    memset(&m, 0, sizeof m);
+    m.type = type, m.index = index, m.launch = launch, m.seen = seen;
+    struct hb_err err = {{0}};
+    int ok = sup_due(cx, s, w, &m, &err);
+    ck_assert(ok || err.msg[0]);
+    return ok;
+}
+
+/* A worker sends only what it was asked for, in order (a forging kernel sends anything). */
+START_TEST(only_the_record_due_is_taken)
+{
+    struct run_ctx cx;
+    struct sup_group s;
+    fixture(&cx, &s, 0);
+    opts.repeats = 2, group.n_cases = 2;
+    struct sup_worker *w = calloc(1, sizeof *w);
+    sup_turn_start(w, &s);
+    s.next = 0;
+    ck_assert(due(&cx, &s, w, MSG_BEGIN, 0, 0, 0));
+    ck_assert(!due(&cx, &s, w, MSG_BEGIN, 1, 0, 0));
+    ck_assert(!due(&cx, &s, w, MSG_DONE, 0, 0, 0)); /* its cases are not through */
+    w->in_flight = 0;                               /* case 0 begun */
+    ck_assert(!due(&cx, &s, w, MSG_GROUP, 0, 0, 0));
+    ck_assert(!due(&cx, &s, w, MSG_LAUNCH, 0, 1, 0));
+    ck_assert(due(&cx, &s, w, MSG_LAUNCH, 0, 0, 0));
+    ck_assert(!due(&cx, &s, w, MSG_RESULT, 0, 0, 0)); /* no launch, no failed call */
+    ck_assert(due(&cx, &s, w, MSG_RESULT, 0, 0, CLS_API));
+    w->check.launches = 2;
+    ck_assert(!due(&cx, &s, w, MSG_LAUNCH, 0, 2, 0)); /* more than the run asks for */
+    ck_assert(!due(&cx, &s, w, MSG_RESULT, 1, 2, 0)); /* another case's */
+    ck_assert(!due(&cx, &s, w, MSG_RESULT, 0, 2, CLS_API));
+    ck_assert(due(&cx, &s, w, MSG_RESULT, 0, 2, 0));
+    w->in_flight = -1, w->progressed = 1, s.next = 2, w->check.launches = 0;
+    ck_assert(!due(&cx, &s, w, MSG_GROUP, 0, 0, 0));
+    ck_assert(due(&cx, &s, w, MSG_DONE, 0, 0, 0));
+    free(w);
+    sup_group_free(&s);
+}
+END_TEST
+
+/* A group record only before any case; after it nothing runs; the worker's next turn is fresh. */
+START_TEST(a_group_record_ends_the_turn_not_the_worker)
+{
+    struct run_ctx cx;
+    struct sup_group s;
+    fixture(&cx, &s, 0);
+    opts.repeats = 2, group.n_cases = 2;
+    s.next = 0;
+    struct sup_worker *w = calloc(1, sizeof *w);
+    sup_turn_start(w, &s);
+    ck_assert(due(&cx, &s, w, MSG_GROUP, 0, 0, 0));
+    w->said_group = 1;
+    ck_assert(!due(&cx, &s, w, MSG_GROUP, 0, 0, 0));
+    ck_assert(!due(&cx, &s, w, MSG_BEGIN, 0, 0, 0));
+    ck_assert(due(&cx, &s, w, MSG_DONE, 0, 0, 0));
+    sup_turn_start(w, &s); /* the next group it is sent */
+    ck_assert(due(&cx, &s, w, MSG_BEGIN, 0, 0, 0));
+    free(w);
+    sup_group_free(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("supervise");
@@ -104,6 +172,8 @@ static Suite *suite(void)
     tcase_add_test(t, a_canary_stopped_by_memcheck_is_caught);
     tcase_add_test(t, a_claimed_good_kernel_stays_an_error);
     tcase_add_test(t, without_a_finding_nothing_changes);
+    tcase_add_test(t, only_the_record_due_is_taken);
+    tcase_add_test(t, a_group_record_ends_the_turn_not_the_worker);
     suite_add_tcase(s, t);
     return s;
 }

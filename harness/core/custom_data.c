@@ -114,11 +114,22 @@ static void cus_prepare(struct case_data *d, const struct kern_set *ks)
             continue;
         struct cus_data *kd = arena_calloc(1, sizeof *kd);
         cus_make(k, d->c, kd);
-        if (!kd->error[0] && k->custom->oracle_k)
-            cus_oracle_run(k, d->c, kd);
-        else if (!kd->error[0])
-            cus_reference(k, d->c, kd);
         cc->kd[cc->n++] = kd;
+    }
+}
+
+/* Each distinct kernel's expected outputs, from its oracle or its C reference, in the parent
+ * alone (the inputs are prepare's). */
+static void cus_op_reference(struct case_data *d, const struct kern_set *ks)
+{
+    (void)ks;
+    struct cus_case *cc = d->ref;
+    for (int i = 0; cc && i < cc->n; i++) {
+        struct cus_data *kd = cc->kd[i];
+        if (!kd->error[0] && kd->k->custom->oracle_k)
+            cus_oracle_run(kd->k, d->c, kd);
+        else if (!kd->error[0])
+            cus_reference(kd->k, d->c, kd);
     }
 }
 
@@ -228,6 +239,7 @@ const struct op_desc op_custom = {
     .params = cus_no_params,
     .default_args = "",
     .prepare = cus_prepare,
+    .reference = cus_op_reference,
     .release = cus_release,
     .layout = cus_layout,
     .compare = cus_op_compare,

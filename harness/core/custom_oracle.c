@@ -83,7 +83,7 @@ void cus_oracle_run(const struct kern_desc *k, const struct hb_case *c, struct c
     void *outs[HB_MAX_BUF_ARGS] = {NULL};
     for (int b = 0; b < d->n_bufs; b++)
         if (d->bufs[b].role == CUS_OUT || d->bufs[b].role == CUS_INOUT)
-            outs[b] = cd->expect[b] = arena_calloc(cd->count[b] + 1, ty_get(d->bufs[b].type)->size);
+            outs[b] = cd->expect[b] = arena_calloc_own(cd->count[b] + 1, ty_get(d->bufs[b].type)->size);
     char why[600] = "no oracle runner in this program";
     double timeout_s = o->timeout_s ? (double)o->timeout_s : CUS_ORACLE_TIMEOUT_S;
     if (cus_runner && !cus_runner(o, c, cd, outs, timeout_s, why, sizeof why))

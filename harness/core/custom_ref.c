@@ -158,7 +158,7 @@ void cus_reference(const struct kern_desc *k, const struct hb_case *c, struct cu
         int p = k->args[i].param;
         if (!failed && p < d->n_bufs && d->bufs[p].role != CUS_IN && d->bufs[p].role != CUS_SCRATCH) {
             failed = cus_unwritten(&d->bufs[p], &args[i], cd->count[p], why, sizeof why);
-            cd->expect[p] = arena_calloc(cd->count[p] + 1, ty_get(d->bufs[p].type)->size);
+            cd->expect[p] = arena_calloc_own(cd->count[p] + 1, ty_get(d->bufs[p].type)->size);
             ty_from_c(d->bufs[p].type, args[i].data, cd->expect[p], cd->count[p]);
         }
         free(args[i].data);

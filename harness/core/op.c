@@ -40,9 +40,11 @@ int op_param_find(enum hb_op op, const char *name)
     return -1;
 }
 
-void op_prepare(struct case_data *d, const struct kern_set *ks)
+void op_prepare(struct case_data *d, const struct kern_set *ks, int references)
 {
     op_get(d->c->op)->prepare(d, ks);
+    if (references)
+        op_get(d->c->op)->reference(d, ks);
     atomic_store_explicit(&d->ready, 1, memory_order_release);
 }
 

@@ -22,8 +22,9 @@ struct kern_set;
 struct cmp_result;
 struct rep_result;
 
-/* One case's inputs and references, made once in the parent before any child is forked, so
- * every kernel, backend and width shares them (copy-on-write). */
+/* One case's inputs and references, made once in the parent, so every kernel, backend and
+ * width shares them: the inputs (and this record) in memory the workers share read-only, the
+ * references in memory only the parent has (arena.h). */
 #define OP_MAX_INPUTS 4
 struct case_data {
     const struct hb_case *c;
@@ -32,7 +33,7 @@ struct case_data {
     int n_in;
     float *in[OP_MAX_INPUTS]; /* inputs as laid out for kernels (row strides, padding) */
     size_t in_n[OP_MAX_INPUTS];
-    void *ref; /* the op's references */
+    void *ref; /* the op's references: NULL in a worker's view, or pointing where it has nothing */
 };
 
 /* What a buffer is to a launch. An input is uploaded once and must come back unchanged; an
@@ -85,8 +86,11 @@ struct op_desc {
     /* Optional: completes and checks one case after its sizes are set (defaults, limits);
      * -1 with "where: problem" in err. */
     int (*complete_case)(struct hb_case *c, const char *where, struct hb_err *err);
-    /* Inputs and every reference any selected kernel of `ks` needs. */
+    /* Inputs for every selected kernel of `ks`, and what a layout needs (arena_calloc). */
     void (*prepare)(struct case_data *d, const struct kern_set *ks);
+    /* Every reference they are judged against, after prepare (arena_calloc_own, and ref.h's
+     * arrays wherever ref_set_keep says). */
+    void (*reference)(struct case_data *d, const struct kern_set *ks);
     void (*release)(struct case_data *d);
     /* Buffers, integers and floats for kernel k (NULL: the vendor library) on case d. */
     void (*layout)(const struct case_data *d, const struct kern_desc *k, struct op_layout *l);
@@ -120,8 +124,10 @@ int op_is_gemm(enum hb_op op);
 /* Index of `name` in the op's signature vocabulary, or -1. */
 int op_param_find(enum hb_op op, const char *name);
 
-/* Makes d's inputs and references, then sets d->ready (another thread may be waiting on it). */
-void op_prepare(struct case_data *d, const struct kern_set *ks);
+/* Makes d's inputs, and its references unless `references` is 0 (a process that runs kernels
+ * itself, a sanitized group's child, needs the inputs alone), then sets d->ready (another
+ * thread may be waiting on it). */
+void op_prepare(struct case_data *d, const struct kern_set *ks, int references);
 void op_release(struct case_data *d);
 
 extern const struct op_desc op_sgemm, op_sgemm_strided, op_reduce, op_custom;

@@ -181,8 +181,9 @@ static const struct op_param gemm_params[] = {
 #define GEMM_OP_STEPS                                                                                                  \
     .required_keys = "M N K", .complete_case = gemm_complete_case, .grid_vars = "MNK", .unit = "elements", .gemm = 1,  \
     .matrix_output = 1, .params = gemm_params, .prepare = gemm_prepare, .release = gemm_release,                       \
-    .layout = gemm_layout, .init_output = gemm_init_output, .check_padding = gemm_check_padding,                       \
-    .compare = gemm_compare, .note = gemm_note, .describe = gemm_describe, .name_element = gemm_name_element
+    .reference = gemm_reference, .layout = gemm_layout, .init_output = gemm_init_output,                               \
+    .check_padding = gemm_check_padding, .compare = gemm_compare, .note = gemm_note, .describe = gemm_describe,        \
+    .name_element = gemm_name_element
 
 const struct op_desc op_sgemm = {
     .name = "sgemm",

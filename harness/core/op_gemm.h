@@ -25,7 +25,9 @@
 /* At most one reference per (alpha, beta) a kernel may see: none, alpha, beta, both. */
 #define GEMM_MAX_REFS 4
 
-/* One case's data, shared by every kernel that runs it (the case_data's ref). */
+/* One case's data, shared by every kernel that runs it (the case_data's ref), in memory the
+ * workers share: inputs and the references' sizes and scalars; the references' arrays are the
+ * parent's alone. */
 struct gemm_data {
     float *a, *b;       /* A (M x K) and B (K x N), row-major and compact */
     float *c;           /* the C given to kernels that take beta (M x N, row-major); NULL when none does */
@@ -49,6 +51,7 @@ void gemm_scalars(const struct hb_case *c, const struct kern_desc *k, float *alp
 const struct ref_sgemm *gemm_ref(const struct gemm_data *g, float alpha, float beta);
 
 void gemm_prepare(struct case_data *d, const struct kern_set *ks);
+void gemm_reference(struct case_data *d, const struct kern_set *ks);
 void gemm_release(struct case_data *d);
 
 #endif

@@ -1,8 +1,8 @@
 /* op_gemm_data.c: one sgemm case's data, made once in the parent for every kernel that runs it:
  * A and B from gen.c, the C given to kernels that take beta, each stored the way some kernel
  * reads it (by rows or by columns, with the case's leading dimensions and rogue padding), and a
- * reference per (alpha, beta) a kernel computes with. It lays out nothing per launch and checks
- * nothing: op_gemm.c does. */
+ * reference per (alpha, beta) a kernel computes with (its arrays where ref_set_keep puts them).
+ * It lays out nothing per launch and checks nothing: op_gemm.c does. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,10 +113,6 @@ void gemm_prepare(struct case_data *d, const struct kern_set *ks)
     gemm_pairs(g, c, ks, &col, &given);
     if (given)
         g->c = gemm_given(c);
-    for (int i = 0; i < g->n_refs; i++) {
-        struct gemm_ref *r = &g->refs[i];
-        ref_sgemm_compute_scaled(&r->r, g->a, g->b, r->beta != 0 ? g->c : NULL, r->alpha, r->beta, c->M, c->N, c->K);
-    }
     long rows[3] = {c->M, c->K, c->M}, cols[3] = {c->K, c->N, c->N};
     float *src[3] = {g->a, g->b, g->c};
     for (int l = 0; l <= col; l++) {
@@ -125,6 +121,17 @@ void gemm_prepare(struct case_data *d, const struct kern_set *ks)
         for (int i = 0; i < 3; i++)
             if (src[i])
                 g->img[l][i] = gemm_image(src[i], rows[i], cols[i], ld[i], l, &g->img_n[l][i]);
+    }
+}
+
+void gemm_reference(struct case_data *d, const struct kern_set *ks)
+{
+    (void)ks; /* gemm_prepare listed the (alpha, beta) pairs of its kernels */
+    const struct hb_case *c = d->c;
+    struct gemm_data *g = d->ref;
+    for (int i = 0; i < g->n_refs; i++) {
+        struct gemm_ref *r = &g->refs[i];
+        ref_sgemm_compute_scaled(&r->r, g->a, g->b, r->beta != 0 ? g->c : NULL, r->alpha, r->beta, c->M, c->N, c->K);
     }
 }
 

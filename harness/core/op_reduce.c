@@ -1,6 +1,7 @@
 /* op_reduce.c: the reduce op (op.h). Block b writes partials[b], the sum of its `chunk`
  * elements of x; every partial is checked, not just the total. A case keeps one reference per
- * chunk length among the kernels that run it. */
+ * chunk length among the kernels that run it, all of it in the parent's own memory: the
+ * record holds sums (a one-block case's total is its partial). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,12 @@ static void reduce_prepare(struct case_data *d, const struct kern_set *ks)
         if (ks->k[i].op == OP_REDUCE && ks->k[i].chunk > longest)
             longest = ks->k[i].chunk;
     gen_fill(d->in[0], d->in_n[0], c, longest < c->n ? longest : c->n, 0);
-    struct reduce_refs *refs = arena_calloc(1, sizeof *refs);
+}
+
+static void reduce_reference(struct case_data *d, const struct kern_set *ks)
+{
+    const struct hb_case *c = d->c;
+    struct reduce_refs *refs = arena_calloc_own(1, sizeof *refs);
     d->ref = refs;
     for (int i = 0; i < ks->n; i++) {
         const struct kern_desc *k = &ks->k[i];
@@ -73,7 +79,7 @@ static void reduce_layout(const struct case_data *d, const struct kern_desc *k, 
     memset(l, 0, sizeof *l);
     l->n_bufs = 2, l->role[1] = OP_ROLE_OUT;
     l->data[0] = d->in[0], l->bytes[0] = d->in_n[0] * sizeof(float);
-    l->bytes[1] = (size_t)reduce_ref(d, k->chunk)->blocks * sizeof(float);
+    l->bytes[1] = (size_t)((d->c->n + k->chunk - 1) / k->chunk) * sizeof(float); /* a partial per block */
     l->n_ints = 1;
     l->ints[0] = (int32_t)d->c->n;
 }
@@ -111,6 +117,7 @@ const struct op_desc op_reduce = {
     .params = reduce_params,
     .default_args = "x partials n",
     .prepare = reduce_prepare,
+    .reference = reduce_reference,
     .release = reduce_release,
     .layout = reduce_layout,
     .compare = reduce_compare,

@@ -1,28 +1,31 @@
-/* arena.h: memory the run's workers share with it. Case data (inputs and references) is made
- * while the first workers open their devices and run groups, so it must land where a child
- * forked before it was written can read it: one shared anonymous mapping, allocated from by
- * bumping a pointer, never reused (it all lives until the run ends). Without an open arena,
- * or once it is sealed, allocations come from the heap. */
+/* arena.h: memory the run's workers share with it, and memory they never get. Case inputs are
+ * made while the first workers open their devices and run groups, so they must land where a
+ * child forked before they were written can read them: one shared mapping of a sealed memory
+ * file, allocated from by bumping a pointer, never reused (it all lives until the run ends).
+ * Every child of this process sees it read-only from the moment it exists, and cannot make it
+ * writable again (the file is sealed against new writable mappings), so no kernel can change
+ * what other workers or the parent read. References go to a second region, this process's own,
+ * that no child inherits (MADV_DONTFORK): a worker has no copy to read. Without an open arena,
+ * or once it is sealed, allocations of either kind come from the heap, which children inherit
+ * as the copy fork gives them. */
 #ifndef HB_ARENA_H
 #define HB_ARENA_H
 
 #include <stddef.h>
 
-/* Reserves `bytes` of address space (pages are committed as they are written). 0, or -1
- * when the system refuses (then everything comes from the heap). */
+/* Reserves `bytes` of address space for each region (pages are committed as they are
+ * written). 0, or -1 when the system refuses (then everything comes from the heap). */
 int arena_open(size_t bytes);
-/* Zeroed memory for n items of `size`: from the arena while it is open (a full one is out of
- * memory: exit 2, as for references), else calloc (exits on failure, like xcalloc).
- * Thread-safe. */
+/* Zeroed memory for n items of `size`, from the shared region while it is open (a full one is
+ * out of memory: exit 2, as for references), else calloc (exits on failure, like xcalloc).
+ * Thread-safe. arena_calloc_own: the same from this process's own region, which no child has. */
 void *arena_calloc(size_t n, size_t size);
+void *arena_calloc_own(size_t n, size_t size);
 /* Frees p if the heap gave it; arena memory goes with arena_close. */
 void arena_free(void *p);
 /* No more allocations from the arena (later ones, a shrink's trials, come from the heap and
  * are freed); what it holds stays until arena_close. */
 void arena_seal(void);
-/* In a worker: the arena becomes read-only to this process, so that nothing it runs (a
- * kernel's stray write on the emulator) can change the data every other worker reads. */
-void arena_protect(void);
 void arena_close(void);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,11 +47,27 @@ static void child_close_from(int from)
         close((int)fd);
 }
 
-/* The child's side before its body: own group, death with the parent, stdin from /dev/null,
- * stdout and stderr captured when asked, and no descriptor but its pipes (3 and 4). */
+/* No capability, now or after an exec (the bounding set goes too): run as root, as in a
+ * container, a kernel could otherwise read or trace its non-dumpable parent (CAP_SYS_PTRACE)
+ * and anything else root reaches. Without privileges the calls fail harmlessly. */
+static void child_drop_capabilities(void)
+{
+    for (int cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
+        prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3];
+    memset(none, 0, sizeof none);
+    syscall(SYS_capset, &head, none);
+}
+
+/* The child's side before its body: own group, death with the parent, no capability, stdin
+ * from /dev/null, stdout and stderr captured when asked, and no descriptor but its pipes (3
+ * and 4). */
 static void child_setup(pid_t parent, int out_w, struct child_io *io)
 {
     setpgid(0, 0);
+    child_drop_capabilities();
     signal(SIGINT, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGTERM, child_on_parent_death);
@@ -98,6 +115,9 @@ int child_start(struct child *c, const struct child_opts *o, void (*body)(void *
         return -1;
     }
     pid_t parent = getpid();
+    /* Its children run untrusted code: none may read this process's memory (/proc/PID/mem,
+     * ptrace, process_vm_readv), which a same-user process otherwise may. Children inherit it. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {

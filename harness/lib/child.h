@@ -1,8 +1,9 @@
 /* child.h: the one way the harness starts a child process and talks to it (run, bench, the
- * device probe). A child runs in its own process group, dies with its parent, and inherits no
- * descriptor but its pipes (stdin is /dev/null, stdout and stderr captured on request), so
- * killing it reaches whatever it started and a kernel cannot write into the parent's reports.
- * It knows nothing of kernels or results: callers send their own records. */
+ * device probe). A child runs in its own process group, dies with its parent, holds no
+ * capability and inherits no descriptor but its pipes (stdin is /dev/null, stdout and stderr
+ * captured on request), so killing it reaches whatever it started and a kernel cannot write
+ * into the parent's reports; a parent that has started one is not dumpable, so no child reads
+ * its memory. It knows nothing of kernels or results: callers send their own records. */
 #ifndef HB_CHILD_H
 #define HB_CHILD_H
 

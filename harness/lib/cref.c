@@ -17,7 +17,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "arena.h"
 #include "child.h"
 
 /* A fault the child's handler saw, written into memory the parent shares. */
@@ -219,7 +218,7 @@ static void cref_call_body(void *arg, const struct child_io *io)
     (void)io;
     const struct cref_job *j = arg;
     size_t page = cref_page();
-    arena_protect(); /* the case data every worker reads: a stray write here cannot change it */
+    /* The case data every worker reads is read-only in this child from its fork on (arena.h). */
     void *args[64];
     for (int i = 0; i < j->n; i++) {
         struct cref_region *r = &cref_regions[i];

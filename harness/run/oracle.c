@@ -9,7 +9,6 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-#include "arena.h"
 #include "custom.h"
 #include "runner.h"
 #include "text.h"
@@ -65,7 +64,8 @@ static void orc_body(void *arg, int fd)
 {
     (void)fd; /* the parent waits for it to close: the child's end */
     struct orc_job *j = arg;
-    arena_protect(); /* the case data every worker reads: the kernel's native code cannot change it */
+    /* The case data every worker reads is read-only in this child from its fork on (arena.h):
+     * the kernel's native code cannot change it, and the references are not here at all. */
     setenv("HB_SIM_SCHEDULE", "lockstep", 1);
     struct hb_err err = {{0}};
     const struct hb_backend *be = ldr_open("sim", &err);

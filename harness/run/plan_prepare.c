@@ -45,7 +45,8 @@ static void *plan_prepare_thread(void *arg)
     for (int i; !sup_interrupted && (i = plan_take(p, small)) >= 0;) {
         struct case_data *d = &p->cx->data[i];
         double t0 = now_ms();
-        op_prepare(d, &p->cx->kernels);
+        /* A sanitized group's child runs the kernel itself: it makes no reference. */
+        op_prepare(d, &p->cx->kernels, !p->cx->o->group_child);
         trace_span(TRACE_DATA_TRACK + nth, "data", d->c->name, NULL, t0, now_ms());
         if (atomic_fetch_sub(&p->cx->unmade, 1) == 1)
             p->ms = now_ms() - p->t0;
@@ -70,7 +71,7 @@ static void plan_prepare_forking(struct plan_pool *p)
         if (!d->used || !op_get(d->c->op)->prepare_forks)
             continue;
         double t0 = now_ms();
-        op_prepare(d, &cx->kernels);
+        op_prepare(d, &cx->kernels, !cx->o->group_child);
         trace_span(TRACE_DATA_TRACK, "data", d->c->name, NULL, t0, now_ms());
         if (atomic_fetch_sub(&cx->unmade, 1) == 1)
             p->ms = now_ms() - p->t0;

@@ -1,8 +1,9 @@
 /* run.c: plans and runs a conformance pass. Nothing API-related happens in this process: a
  * probe child lists each backend's devices, and the (backend, device, width, kernel) groups
- * run in worker children, several at once (sched.c), that stream results back; a child that
- * dies or hangs costs one ERROR row for the case in flight. References are made here once per
- * case before any child is forked (plan.c), so every kernel, backend and width shares them. */
+ * run in worker children, several at once (sched.c), that stream each launch's output back
+ * for this process to judge; a child that dies or hangs costs one ERROR row for the case in
+ * flight. Inputs and references are made here once per case (plan.c), the references in memory
+ * no worker has, so every kernel, backend and width is judged against the same ones. */
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -240,7 +241,7 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, st
     double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     arena_open_now = !o->sanitize && host > 0 && arena_open((size_t)(2 * host)) == 0;
     if (arena_open_now)
-        ref_set_keep(arena_calloc, arena_free);
+        ref_set_keep(arena_calloc_own, arena_free); /* the parent's alone: no worker has them */
     int selected_cases = plan_select_cases(cx, NULL, probes, *n_probes);
     if (plan_check_memory(cx, probes, *n_probes, err))
         return EXIT_USAGE;

@@ -1,8 +1,8 @@
 /* runner.h: what the conformance run's own files share (run.c plans and drives, plan.c
  * chooses, sched.c runs groups in parallel workers, supervise.c judges what a worker says
- * about its group, worker.c is the child, testbed.c runs one case, sanitize.c wraps
- * compute-sanitizer, progress.c draws the status line; cmd/listing.c lists). Not for the rest of
- * the core. */
+ * about its group, verify.c checks the outputs it sends, worker.c is the child, testbed.c runs
+ * one case, sanitize.c wraps compute-sanitizer, progress.c draws the status line; cmd/listing.c
+ * lists). Not for the rest of the core. */
 #ifndef HB_RUNNER_H
 #define HB_RUNNER_H
 
@@ -22,6 +22,7 @@
 #include "protocol.h"
 #include "report.h"
 #include "run.h"
+#include "verify.h"
 
 struct run_ctx {
     const struct run_opts *o;
@@ -78,12 +79,16 @@ struct sup_worker {
     double case_start, born;
     double assigned; /* now_ms() when its current group was sent (--trace) */
     int progressed;  /* a RESULT for its current group came */
+    int said_group;  /* it sent a GROUP record for its current group: nothing of it runs */
     int first_row;   /* its group's row count when the group was sent: its rows follow */
     int timed_out, killed, exited, eof, status;
     double eof_at, exited_at;
     char bad_message[256];                 /* a malformed message: not trusted further */
     unsigned char buf[sizeof(struct msg)]; /* a message being read */
     size_t have;
+    struct vfy_case check; /* the case in flight, judged from its outputs */
+    struct msg launch;     /* the LAUNCH whose output is being read: out_have of out_need bytes */
+    size_t out_need, out_have;
     char out[16384]; /* the tail of its captured stdout and stderr */
     size_t out_len, dropped;
     char log[4096]; /* sanitizer log, "" without --sanitize */
@@ -175,7 +180,15 @@ void sup_group_init(struct sup_group *s, struct group *g);
 void sup_group_free(struct sup_group *s);
 /* Appends a row to the group's buffer (rows go out in group order, sched.c). */
 void sup_push_row(struct sup_group *s, const struct rep_result *r);
-/* One checked message from the worker running s. */
+/* A worker's turn at s begins (its group was sent): nothing of it said yet. */
+void sup_turn_start(struct sup_worker *w, const struct sup_group *s);
+/* Whether record m (valid as protocol.h checks) is the one due from w, running s: 1, else 0 with
+ * why in err. A worker sends only what it was asked for: the cases from s->next on, each begun,
+ * its launches in order and as many as the run asks for, its result counting them; a group
+ * record only before any case; DONE once the cases are through or the group could not run. */
+int sup_due(const struct run_ctx *cx, const struct sup_group *s, const struct sup_worker *w, const struct msg *m,
+            struct hb_err *err);
+/* One checked record from the worker running s (a LAUNCH once its output is in w->check.got). */
 void sup_message(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, const struct msg *m);
 /* The worker running s has ended: rows for what it left unfinished. Returns 1 when the group
  * goes on in a fresh worker from s->next, 0 when it is finished. */
@@ -211,8 +224,9 @@ void wk_serve(struct run_ctx *cx, const struct group *groups, int n_groups, cons
               const struct child_io *io);
 /* The far side of san_exec: rebuilds the group named by --group-child and runs it. */
 int wk_sanitized_child(struct run_ctx *cx, struct hb_err *err);
-/* A row about the whole group (SKIP, open ERROR) sent from a child. */
-void wk_send_group_row(int fd, const struct group *g, enum hb_verdict v, unsigned classes, const char *why);
+/* A record from a child saying the group cannot run: rc HB_UNSUPPORTED (the parent's SKIP) or
+ * HB_ERROR (its ERROR), with the backend's words. */
+void wk_send_group_row(int fd, const struct group *g, int rc, const char *why);
 
 /* progress.c: the status line (a terminal) or a plain line now and then (a log). */
 void prog_start(int quiet, double total_cost, int groups);

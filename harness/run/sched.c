@@ -1,9 +1,8 @@
 /* sched.c: runs a run's groups in worker children, up to cx->jobs at once, longest first, each
- * once its cases' data is made. A worker serves one (backend, device, width), group after
- * group, until it dies or hangs (a fresh one takes the rest); plan_reuses_workers (parts.c)
- * says where each group gets its own. Workers share a device while their largest buffers fit
- * its memory, 8 at most; rows wait until every earlier group is out (sched_emit.c), so the
- * reports do not depend on the job count. */
+ * once its cases' data is made (what they send is read in sched_read.c). A worker serves one (backend, device, width),
+ * group after group, until it dies or hangs (a fresh one takes the rest); plan_reuses_workers (parts.c) says where each
+ * group gets its own. Workers share a device while their largest buffers fit its memory, 8 at most; rows wait until
+ * every earlier group is out (sched_emit.c), so the reports do not depend on the job count. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -27,6 +26,8 @@
 #define SCHED_TICK_MS 200
 /* ... and while a group waits for its cases' data, which no pipe announces. */
 #define SCHED_DATA_TICK_MS 5
+/* The result pipe's capacity asked for (Linux's default limit for an unprivileged process). */
+#define SCHED_PIPE_BYTES (1 << 20)
 /* Spare workers opening their device ahead of a group that needs a fresh one per case. */
 #define SCHED_SPARES 4
 /* Workers sharing one device (the emulator aside). A driver makes one process's context at a
@@ -112,6 +113,8 @@ static struct sup_worker *sched_spawn(struct sched *s, const struct group *g)
         return NULL;
     }
     fcntl(w->ch.fd, F_SETFL, O_NONBLOCK);
+    /* Outputs come through it whole: a larger pipe takes a big case's in fewer wake-ups. */
+    fcntl(w->ch.fd, F_SETPIPE_SZ, SCHED_PIPE_BYTES);
     fcntl(w->ch.out_fd, F_SETFL, O_NONBLOCK);
     trace_track((int)w->ch.pid, "worker %d: %s device %d, width %d", (int)w->ch.pid, g->p->name, g->device,
                 g->width.width);
@@ -130,7 +133,7 @@ static int sched_assign(struct sched *s, struct sup_worker *w, struct sup_group 
     }
     w->group = sg->g->ordinal;
     w->assigned = now_ms();
-    w->in_flight = -1, w->progressed = 0, w->first_row = sg->n_rows;
+    sup_turn_start(w, sg);
     w->deadline = now_ms() + s->cx->o->timeout_s * 1000; /* device open and kernel load */
     if (!sg->started)
         sg->started = now_ms();
@@ -261,69 +264,22 @@ static void sched_fill(struct sched *s)
             sched_retire(s, &s->w[i]);
 }
 
-/* Whether message m fits where the worker is: a case begins only after the last one has its
- * row, and a result is the case begun. */
-static int sched_in_sequence(const struct sup_group *sg, const struct sup_worker *w, const struct msg *m,
-                             struct hb_err *err)
+void sched_handle(struct sched *s, struct sup_worker *w, const struct msg *m)
 {
-    if (m->type == MSG_BEGIN && (w->in_flight >= 0 || m->index != sg->next))
-        return err_set(err, "case %d begun while case %d was due", m->index,
-                       w->in_flight >= 0 ? w->in_flight : sg->next),
-               0;
-    if (m->type == MSG_RESULT && m->index != w->in_flight)
-        return err_set(err, "result for case %d while case %d was in flight", m->index, w->in_flight), 0;
-    return 1;
-}
-
-/* One whole message in the worker's buffer: checked, then judged. */
-static void sched_message(struct sched *s, struct sup_worker *w)
-{
-    struct msg m;
-    memcpy(&m, w->buf, sizeof m);
-    w->have = 0;
-    struct hb_err err = {{0}};
-    struct sup_group *sg = w->group >= 0 ? &s->sg[w->group] : NULL;
-    if (!sg) {
-        err_set(&err, "message of type %d from a worker with no group", m.type);
-    } else if (msg_valid(&m, w->group, sg->g->n_cases, &err) && sched_in_sequence(sg, w, &m, &err)) {
-        if (m.type != MSG_BEGIN)
-            sched_pass_output(w);
-        s->results += m.type == MSG_RESULT;
-        sup_message(s->cx, sg, w, &m);
-        if (m.type == MSG_DONE && !w->log[0]) {
-            sched_trace_turn(w, sg);
-            sched_group_done(s, sg);
-            if (m.index == MSG_DONE_LEAVING)
-                sched_retire(s, w); /* it is exiting: a group sent now would be lost */
-        } else if (m.type == MSG_DONE) {
-            /* Sanitized: the findings come when the tool exits, which it does now. */
-            w->group = sg->g->ordinal;
-            w->deadline = now_ms() + s->cx->o->timeout_s * 1000;
-        }
-        return;
-    }
-    snprintf(w->bad_message, sizeof w->bad_message, "%.200s", err.msg);
-    child_kill(&w->ch);
-    w->killed = 1;
-}
-
-static void sched_read_results(struct sched *s, struct sup_worker *w)
-{
-    while (w->ch.fd >= 0 && !w->bad_message[0]) {
-        ssize_t n = read(w->ch.fd, w->buf + w->have, sizeof w->buf - w->have);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && errno == EAGAIN)
-            return;
-        if (n <= 0) {
-            close(w->ch.fd);
-            w->ch.fd = -1;
-            w->eof = 1, w->eof_at = now_ms();
-            return;
-        }
-        w->have += (size_t)n;
-        if (w->have == sizeof w->buf)
-            sched_message(s, w);
+    struct sup_group *sg = &s->sg[w->group];
+    if (m->type != MSG_BEGIN && m->type != MSG_LAUNCH)
+        sched_pass_output(w);
+    s->results += m->type == MSG_RESULT;
+    sup_message(s->cx, sg, w, m);
+    if (m->type == MSG_DONE && !w->log[0]) {
+        sched_trace_turn(w, sg);
+        sched_group_done(s, sg);
+        if (m->index == MSG_DONE_LEAVING)
+            sched_retire(s, w); /* it is exiting: a group sent now would be lost */
+    } else if (m->type == MSG_DONE) {
+        /* Sanitized: the findings come when the tool exits, which it does now. */
+        w->group = sg->g->ordinal;
+        w->deadline = now_ms() + s->cx->o->timeout_s * 1000;
     }
 }
 
@@ -378,6 +334,7 @@ static void sched_reap(struct sched *s, int i)
             w->out_len = w->dropped = 0;
     }
     sched_pass_output(w);
+    vfy_free(&w->check);
     if (w->log[0])
         unlink(w->log);
     child_close_pipes(&w->ch);
@@ -433,6 +390,7 @@ static void sched_kill_all(struct sched *s)
         if (w->exited)
             w->ch.pid = -1; /* reaped already */
         child_reap(&w->ch);
+        vfy_free(&w->check);
         if (w->log[0])
             unlink(w->log);
         s->cx->busy_ms += now_ms() - w->born;

@@ -1,6 +1,7 @@
-/* scheduler.h: the scheduler's state, shared by its two files: sched.c (workers: start, assign,
- * read, watch, reap) and sched_emit.c (rows out in group order, --maxfail, the status line,
- * the end of the run). Not for the rest of the core: runner.h has sched_run. */
+/* scheduler.h: the scheduler's state, shared by its three files: sched.c (workers: start,
+ * assign, watch, reap), sched_read.c (their records and outputs, checked) and sched_emit.c
+ * (rows out in group order, --maxfail, the status line, the end of the run). Not for the rest
+ * of the core: runner.h has sched_run. */
 #ifndef HB_SCHED_H
 #define HB_SCHED_H
 
@@ -25,6 +26,11 @@ struct sched {
 };
 
 void sched_init(struct sched *s, struct run_ctx *cx, struct group *groups, int n_groups);
+/* Reads what w has sent: each record checked and handled, each LAUNCH's output read whole
+ * first; a worker that sends anything else is killed (w->bad_message says why). */
+void sched_read_results(struct sched *s, struct sup_worker *w);
+/* A checked record of w's group (sched_read.c): to supervise.c, and the group's end. */
+void sched_handle(struct sched *s, struct sup_worker *w, const struct msg *m);
 /* What a worker prints: kept while it works, passed to stderr when its work ended well
  * (sched_emit.c). */
 void sched_keep_output(struct sup_worker *w, const char *text, size_t n);

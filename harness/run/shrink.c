@@ -146,7 +146,7 @@ static int shrink_round(struct run_ctx *cx, const struct group *g, struct shrink
     for (int i = 0; i < sc.cases.n; i++) {
         sc.data[i].c = &sc.cases.c[i];
         sc.data[i].used = 1;
-        op_prepare(&sc.data[i], &sc.kernels);
+        op_prepare(&sc.data[i], &sc.kernels, 1);
         tg.cases[tg.n_cases++] = i;
     }
     sched_run(sched_start(&sc, &tg, 1, 0));

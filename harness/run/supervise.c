@@ -1,8 +1,9 @@
-/* supervise.c: the parent's side of a group. Each checked message of its worker becomes rows
- * (identity and case fields the parent's own, every verdict judged here), kept until
- * sched_emit.c emits them in group order; a worker that dies or hangs costs a row for its case
- * in flight with its last telling line of output. A canary caught by its crash or hang is not
- * run further. It starts and kills no process itself (sched.c does). */
+/* supervise.c: the parent's side of a group. Each checked record of its worker becomes rows
+ * (identity and case fields the parent's own, figures made from the outputs it sent by
+ * verify.c, every verdict judged here), kept until sched_emit.c emits them in group order; a
+ * worker that dies or hangs costs a row for its case in flight with its last telling line of
+ * output. A canary caught by its crash or hang is not run further. It starts and kills no
+ * process itself (sched.c does). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,23 +73,69 @@ static void sup_judge(const struct run_ctx *cx, const struct group *g, struct re
     }
 }
 
-/* A RESULT: the parent's identity and case fields around the child's figures. */
-static void sup_result(struct run_ctx *cx, struct sup_group *s, const struct msg *m)
+void sup_turn_start(struct sup_worker *w, const struct sup_group *s)
+{
+    w->in_flight = -1, w->progressed = w->said_group = 0, w->first_row = s->n_rows;
+}
+
+/* Whether a BEGIN, LAUNCH or RESULT is due: a case begins only after the last one has its row,
+ * its launches come in order, as many as the run asks for, and its result says how many came
+ * (fewer only after a failed call). */
+static int sup_case_due(const struct run_ctx *cx, const struct sup_group *s, const struct sup_worker *w,
+                        const struct msg *m, struct hb_err *err)
+{
+    int repeats = cx->o->repeats, launches = w->check.launches;
+    if (m->type == MSG_BEGIN && w->said_group)
+        return err_set(err, "case %d begun in a group that could not run", m->index), 0;
+    if (m->type == MSG_BEGIN && (w->in_flight >= 0 || m->index != s->next))
+        return err_set(err, "case %d begun while case %d was due", m->index,
+                       w->in_flight >= 0 ? w->in_flight : s->next),
+               0;
+    if (m->type != MSG_BEGIN && m->index != w->in_flight)
+        return err_set(err, "record for case %d while case %d was in flight", m->index, w->in_flight), 0;
+    if (m->type == MSG_LAUNCH && (m->launch != launches || launches >= repeats))
+        return err_set(err, "launch %d of case %d after %d of its %d", m->launch, m->index, launches, repeats), 0;
+    int api = (m->seen & CLS_API) != 0;
+    if (m->type == MSG_RESULT && (m->launch != launches || (api ? launches >= repeats : launches != repeats)))
+        return err_set(err, "result of case %d claiming %d launches%s after %d of its %d", m->index, m->launch,
+                       api ? " and a failed call" : "", launches, repeats),
+               0;
+    return 1;
+}
+
+int sup_due(const struct run_ctx *cx, const struct sup_group *s, const struct sup_worker *w, const struct msg *m,
+            struct hb_err *err)
+{
+    if (m->type == MSG_GROUP && (w->said_group || w->in_flight >= 0 || w->progressed))
+        return err_set(err, "group record after its cases began"), 0;
+    if (m->type == MSG_DONE && (w->in_flight >= 0 || (!w->said_group && s->next < s->g->n_cases)))
+        return err_set(err, "DONE with case %d of %d %s", w->in_flight >= 0 ? w->in_flight : s->next, s->g->n_cases,
+                       w->in_flight >= 0 ? "in flight" : "due"),
+               0;
+    if (m->type == MSG_GROUP || m->type == MSG_DONE)
+        return 1;
+    return sup_case_due(cx, s, w, m, err);
+}
+
+/* A BEGIN: the row the case's outputs will fill, the parent's identity and case fields. */
+static void sup_begin(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, int index)
 {
     const struct group *g = s->g;
-    const struct hb_case *c = cx->data[g->cases[m->index]].c;
+    const struct case_data *d = &cx->data[g->cases[index]];
     struct rep_result r;
     run_fill_identity(&r, g);
-    run_fill_case(&r, c);
-    r.cmp = m->r.cmp;
-    r.output_hash = m->r.output_hash;
-    r.kernel_ms = m->r.kernel_ms, r.child_ms = m->r.child_ms;
-    r.threads = m->r.threads;
-    /* What the op and the backend said of this case (scalars, storage, the binary that ran). */
-    r.scalars = m->r.scalars, r.alpha = m->r.alpha, r.beta = m->r.beta;
-    txt_copy(r.layout, sizeof r.layout, m->r.layout);
-    txt_copy(r.binary, sizeof r.binary, m->r.binary);
-    txt_copy(r.why, sizeof r.why, m->r.why);
+    run_fill_case(&r, d->c);
+    vfy_free(&w->check);
+    vfy_begin(&w->check, g->k, d, &r);
+}
+
+/* A RESULT: the row made of the case's outputs, with what the child said went wrong. */
+static void sup_result(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, const struct msg *m)
+{
+    const struct group *g = s->g;
+    vfy_end(&w->check, m);
+    struct rep_result r = w->check.r;
+    vfy_free(&w->check);
     sup_judge(cx, g, &r);
     sup_push_row(s, &r);
     sup_count(s, &r);
@@ -99,14 +146,25 @@ static void sup_result(struct run_ctx *cx, struct sup_group *s, const struct msg
     s->stop |= r.verdict == V_XFAIL && (r.cmp.classes & CLS_API);
 }
 
-/* A group row from the child: SKIP or ERROR with the backend's words. */
+/* A group the child says cannot run: SKIP where the backend does not support it, else ERROR,
+ * with the backend's words. */
 static void sup_child_group_row(struct sup_group *s, const struct msg *m)
 {
     struct rep_result r;
-    run_group_row(&r, s->g, m->r.verdict, m->r.why);
-    r.cmp.classes = m->r.cmp.classes;
+    int unsupported = m->rc == HB_UNSUPPORTED;
+    run_group_row(&r, s->g, unsupported ? V_SKIP : V_ERROR, m->why);
+    r.cmp.classes = unsupported ? 0 : CLS_API;
     sup_push_row(s, &r);
     s->stop = 1;
+}
+
+/* A launch's output has been read whole: judged now, in the parent. */
+static void sup_launch(struct run_ctx *cx, struct sup_worker *w, const struct msg *m)
+{
+    double t0 = now_ms();
+    cx->device_ms += m->kernel_ms;
+    vfy_launch(&w->check, m);
+    cx->phase_ms[PH_COMPARE] += now_ms() - t0;
 }
 
 void sup_message(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, const struct msg *m)
@@ -114,18 +172,24 @@ void sup_message(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, 
     double now = now_ms();
     for (int p = 0; p < PH_COUNT; p++)
         cx->phase_ms[p] += m->phase_ms[p];
-    cx->device_ms += m->device_ms;
+    /* A case's launches run under its deadline from BEGIN on. */
+    if (m->type == MSG_LAUNCH) {
+        sup_launch(cx, w, m);
+        return;
+    }
     /* Between cases, and while the kernel loads, the run's own timeout applies. */
     w->deadline = now + cx->o->timeout_s * 1000;
     if (m->type == MSG_BEGIN) {
         w->in_flight = m->index;
         w->case_start = now;
         w->deadline = now + sup_case_timeout_s(cx, s->g) * 1000;
+        sup_begin(cx, s, w, m->index);
     } else if (m->type == MSG_RESULT) {
-        sup_result(cx, s, m);
+        sup_result(cx, s, w, m);
         w->in_flight = -1;
         w->progressed = 1;
     } else if (m->type == MSG_GROUP) {
+        w->said_group = 1;
         sup_child_group_row(s, m);
     } else {
         w->group = -1;

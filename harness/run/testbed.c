@@ -1,20 +1,18 @@
-/* testbed.c: one case in CUTLASS testbed's phases. Initialize: every buffer between guard bands
- * (guard.h), inputs in, the output poisoned and padded, all uploaded to pooled device buffers.
- * Run: each launch from a fresh upload of the output, so every launch must write all of it.
- * Verify: guards and padding intact after each launch, inputs after the last, the op's comparison on the first launch,
- * bitwise equality on later ones (a repeat of a kernel that declares deterministic = no that differs is compared on its
- * own too). Fills the row's figures and the phases' times; decides no verdict. */
+/* testbed.c: one case in CUTLASS testbed's phases, on the worker's side. Initialize: every
+ * buffer between guard bands (guard.h), inputs in, the outputs poisoned (the first padded), all
+ * uploaded to pooled device buffers. Run: each launch from a fresh upload of the outputs and
+ * scratch, so every launch must write all of them. Observe: guard bands after each launch,
+ * inputs after the last, the backend's faults after the first; each launch's outputs, every
+ * output buffer in order, go to the parent as they came back. It compares nothing with a
+ * reference and holds none: the parent judges (verify.c). */
 #include "testbed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
 #include "guard.h"
-#include "protocol.h"
 #include "text.h"
-#include "types.h"
 
 struct tb_buffer {
     const void *data; /* initial contents; NULL: the poison */
@@ -35,14 +33,13 @@ struct testbed {
     struct tb_buffer b[HB_MAX_BUF_ARGS];
     struct hb_args args;
     unsigned grid[3];
-    int launched;                 /* the kernel ran at all (an empty grid is not launched) */
-    void *first[HB_MAX_BUF_ARGS]; /* each output as the first launch left it, for the repeat check */
-    int first_out;                /* the first output: the one the op's padding is on */
-    const char *failed_call;      /* the backend call that failed, NULL while none has */
+    int launched;            /* the kernel ran at all (an empty grid is not launched) */
+    int first_out;           /* the first output: the one the op's padding is on */
+    const char *failed_call; /* the backend call that failed, NULL while none has */
     struct tb_pool *pool;
     double *phase_ms, mark; /* the caller's sums by phase; when the current phase began */
-    double *device_ms;      /* the caller's sum of every launch's device time */
     int repeats;            /* launches of the case */
+    struct msg *res;        /* the case's RESULT: launches sent, the backend's words */
 };
 
 /* The time since the last mark goes to phase p. */
@@ -211,8 +208,9 @@ static void tb_download(struct tb_batch *batch, struct tb_buffer *b, int whole)
         tb_add(batch, b->buf, tail, (char *)b->after + tail, total - tail);
 }
 
-/* One launch from fresh outputs and scratch (every launch after the first re-uploads them). */
-static int tb_launch(struct testbed *t, int rep, struct rep_result *r)
+/* One launch from fresh outputs and scratch (every launch after the first re-uploads them); its
+ * device time in the launch's record. */
+static int tb_launch(struct testbed *t, int rep, struct msg *lm)
 {
     struct tb_batch again = {.n = 0};
     for (int i = 0; rep && i < t->lay.n_bufs; i++)
@@ -232,10 +230,7 @@ static int tb_launch(struct testbed *t, int rep, struct rep_result *r)
     t->launched = !empty;
     if (rc != HB_OK)
         return t->failed_call = t->k ? "launch" : "vendor sgemm", -1;
-    /* The fastest launch: the first carries lazy module loading and library set-up. */
-    if (!rep || ms < r->kernel_ms)
-        r->kernel_ms = ms;
-    *t->device_ms += ms;
+    lm->kernel_ms = ms;
     tb_phase(t, PH_LAUNCH);
     struct tb_batch batch = {.n = 0};
     for (int i = 0; i < t->lay.n_bufs; i++)
@@ -247,8 +242,8 @@ static int tb_launch(struct testbed *t, int rep, struct rep_result *r)
 }
 
 /* What a backend that sees every access (the emulator) reports: reads outside an argument's
- * data are oob-read, writes oob; the first of each is named in the row. */
-static void tb_faults(struct testbed *t, struct rep_result *r)
+ * data are oob-read, writes oob; the first of each is named in the case's words. */
+static void tb_faults(struct testbed *t, struct msg *lm)
 {
     struct hb_fault f[2];
     memset(f, 0, sizeof f);
@@ -258,14 +253,15 @@ static void tb_faults(struct testbed *t, struct rep_result *r)
     for (int w = 0; w < 2; w++) {
         if (!f[w].count)
             continue;
-        r->cmp.classes |= w ? CLS_OOB : CLS_OOB_READ;
-        if (w && r->cmp.oob_buffer < 0 && f[w].arg >= 0)
-            r->cmp.oob_buffer = f[w].arg, r->cmp.oob_offset = (long)f[w].offset;
-        size_t used = strlen(r->why);
+        lm->seen |= w ? CLS_OOB : CLS_OOB_READ;
+        if (w && f[w].arg >= 0 && f[w].arg < t->lay.n_bufs)
+            lm->fault_arg = f[w].arg, lm->fault_offset = (long)f[w].offset;
+        char *why = t->res->why;
+        size_t used = strlen(why);
         char where[64] = "no argument";
         if (f[w].arg >= 0)
             snprintf(where, sizeof where, "argument %d byte %lld", f[w].arg, f[w].offset);
-        snprintf(r->why + used, sizeof r->why - used,
+        snprintf(why + used, sizeof t->res->why - used,
                  "%s%lld %s out of bounds, first at %s by thread (%u,%u,%u) "
                  "block (%u,%u,%u)",
                  used ? "; " : "", f[w].count, w ? "writes" : "reads", where, f[w].thread[0], f[w].thread[1],
@@ -273,123 +269,51 @@ static void tb_faults(struct testbed *t, struct rep_result *r)
     }
 }
 
-/* Each buffer's data as the last launch left it. */
-static void tb_got(const struct testbed *t, const void *got[HB_MAX_BUF_ARGS])
+/* Guard bands after every launch (the first buffer with damage), inputs after the last. */
+static void tb_observe(struct testbed *t, int rep, struct msg *lm)
 {
-    for (int i = 0; i < t->lay.n_bufs; i++)
-        got[i] = (const char *)t->b[i].after + grd_band();
-}
-
-/* A repeat of a kernel that declared deterministic = no differs from the first launch: it is
- * judged against the reference on its own (its classes join the row's, its ratio if worse),
- * and the ULP spread between the two is kept. verdict.c then decides what the difference means. */
-static void tb_repeat_within(struct testbed *t, const void *const got[], struct cmp_result *cmp)
-{
-    for (int b = 0; b < t->lay.n_bufs; b++) {
-        enum hb_type ty = (enum hb_type)t->lay.type[b];
-        size_t size = ty_get(ty)->size, n = t->b[b].role == OP_ROLE_OUT ? t->b[b].bytes / size : 0;
-        for (size_t i = 0; i < n; i++) {
-            uint64_t ulp = ty_ulp(ty, (const char *)got[b] + i * size, (const char *)t->first[b] + i * size);
-            if (ulp > cmp->repeat_ulp)
-                cmp->repeat_ulp = ulp;
-        }
-    }
-    struct cmp_result *again = xcalloc(1, sizeof *again);
-    cmp_init(again);
-    t->op->compare(t->d, t->k, got, again);
-    cmp->classes |= again->classes;
-    cmp->suspect |= again->suspect;
-    if (again->max_ratio * cmp->threshold > cmp->max_ratio * again->threshold)
-        cmp->max_ratio = again->max_ratio, cmp->threshold = again->threshold;
-    free(again);
-}
-
-/* A repeat of a kernel that did not declare deterministic = no differs from the first launch:
- * whether this launch, like the first and every repeat that differed before it, is within the
- * bound by itself. Only that row's message changes (verdict.c names the key); its classes and
- * figures stay the first launch's. */
-static void tb_repeat_bound(struct testbed *t, const void *const got[], int first_difference, struct cmp_result *cmp)
-{
-    if (!first_difference && !cmp->repeats_within)
-        return;
-    int within = !(cmp->classes & (CLS_WRONG | CLS_NAN | CLS_UNWRITTEN)) && !cmp->suspect;
-    if (within) {
-        struct cmp_result *again = xcalloc(1, sizeof *again);
-        cmp_init(again);
-        t->op->compare(t->d, t->k, got, again);
-        within = !again->classes && !again->suspect;
-        free(again);
-    }
-    cmp->repeats_within = within;
-}
-
-/* The first launch: every output hashed (one hash over them all, in buffer order) and kept. */
-static void tb_keep_first(struct testbed *t, const void *const got[], struct rep_result *r)
-{
-    uint64_t h = hb_fnv1a(NULL, 0);
-    for (int i = 0; i < t->lay.n_bufs; i++) {
-        const struct tb_buffer *b = &t->b[i];
-        if (b->role != OP_ROLE_OUT)
-            continue;
-        h = hb_fnv1a_from(h, got[i], b->bytes);
-        t->first[i] = xcalloc(b->bytes ? b->bytes : 1, 1);
-        memcpy(t->first[i], got[i], b->bytes);
-    }
-    r->output_hash = h;
-}
-
-/* Guards and padding after every launch, inputs after the last; the comparison after the
- * first, bitwise equality with it after the others. */
-static void tb_verify(struct testbed *t, int rep, struct rep_result *r)
-{
-    struct cmp_result *cmp = &r->cmp;
     for (int i = 0; i < t->lay.n_bufs; i++) {
         const struct tb_buffer *b = &t->b[i];
         long off;
-        if (cmp->oob_buffer < 0 && grd_check(b->after, b->bytes, &off)) {
-            cmp->classes |= CLS_OOB;
-            cmp->oob_buffer = i;
-            cmp->oob_offset = off;
+        if (lm->guard_arg < 0 && grd_check(b->after, b->bytes, &off)) {
+            lm->seen |= CLS_OOB;
+            lm->guard_arg = i;
+            lm->guard_offset = off;
         }
         if (b->role == OP_ROLE_IN && rep == t->repeats - 1 && memcmp((char *)b->after + grd_band(), b->data, b->bytes))
-            cmp->classes |= CLS_INPUT_MODIFIED;
-    }
-    const void *got[HB_MAX_BUF_ARGS];
-    tb_got(t, got);
-    if (t->op->check_padding && t->first_out >= 0)
-        t->op->check_padding(t->d, t->k, got[t->first_out], t->first_out, cmp);
-    if (!rep) {
-        tb_keep_first(t, got, r);
-        tb_phase(t, PH_CHECK);
-        t->op->compare(t->d, t->k, got, cmp);
-        tb_phase(t, PH_COMPARE);
-        tb_phase(t, PH_CHECK);
-        return;
-    }
-    int differs = 0;
-    for (int i = 0; i < t->lay.n_bufs; i++)
-        differs |= t->b[i].role == OP_ROLE_OUT && memcmp(t->first[i], got[i], t->b[i].bytes);
-    if (differs) {
-        int first_difference = !(cmp->classes & CLS_NONDET);
-        cmp->classes |= CLS_NONDET;
-        if (t->k && t->k->nondeterministic)
-            tb_repeat_within(t, got, cmp);
-        else
-            tb_repeat_bound(t, got, first_difference, cmp);
+            lm->seen |= CLS_INPUT_MODIFIED;
     }
     tb_phase(t, PH_CHECK);
 }
 
-/* The first launch's output only: images and device buffers stay in the pool for the next case. */
-static void tb_release(struct testbed *t)
+/* One launch, observed, and its record and output handed on. */
+static int tb_launch_and_send(struct testbed *t, const struct tb_env *env, int rep)
 {
-    for (int i = 0; i < HB_MAX_BUF_ARGS; i++)
-        free(t->first[i]);
-    tb_phase(t, PH_RELEASE);
+    struct msg lm;
+    memset(&lm, 0, sizeof lm);
+    lm.type = MSG_LAUNCH, lm.launch = rep;
+    lm.guard_arg = lm.fault_arg = -1;
+    if (tb_launch(t, rep, &lm))
+        return -1;
+    /* The first launch's exact accesses: later ones repeat them (or a race shows as a repeat
+     * difference anyway). */
+    if (!rep)
+        tb_faults(t, &lm);
+    tb_observe(t, rep, &lm);
+    const void *outs[HB_MAX_BUF_ARGS];
+    size_t bytes[HB_MAX_BUF_ARGS];
+    int n = 0;
+    for (int i = 0; i < t->lay.n_bufs; i++)
+        if (t->b[i].role == OP_ROLE_OUT)
+            outs[n] = (const char *)t->b[i].after + grd_band(), bytes[n++] = t->b[i].bytes;
+    env->sent(env->arg, &lm, outs, bytes, n);
+    t->res->launch++;
+    tb_phase(t, PH_SEND);
+    return 0;
 }
 
-int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struct case_data *d, struct rep_result *r,
-                double phase_ms[], double *device_ms)
+int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struct case_data *d, struct msg *res,
+                double phase_ms[])
 {
     struct testbed t;
     memset(&t, 0, sizeof t);
@@ -397,34 +321,25 @@ int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struc
     hb_ctx *ctx = env->ctx;
     t.be = be, t.ctx = ctx, t.kern = env->kern, t.k = k, t.d = d, t.op = op_get(d->c->op);
     t.pool = env->pool, t.phase_ms = phase_ms, t.mark = now_ms();
-    t.device_ms = device_ms, t.repeats = env->repeats;
+    t.repeats = env->repeats, t.res = res;
     t.grid[0] = t.grid[1] = t.grid[2] = 1;
     struct hb_err err = {{0}};
     if (k && kern_grid(k, d->c, t.grid, &err)) {
-        r->cmp.classes |= CLS_API;
-        txt_copy(r->why, sizeof r->why, err.msg);
+        res->seen |= CLS_API;
+        txt_copy(res->why, sizeof res->why, err.msg);
         return 0;
     }
-    if (k)
-        r->threads = (uint64_t)t.grid[0] * t.grid[1] * t.grid[2] * k->block[0] * k->block[1] * k->block[2];
-    if (k && !r->threads)
-        snprintf(r->why, sizeof r->why, "empty grid %ux%ux%u: not launched", t.grid[0], t.grid[1], t.grid[2]);
-    if (t.op->note)
-        t.op->note(d, k, r);
+    uint64_t threads = k ? (uint64_t)t.grid[0] * t.grid[1] * t.grid[2] * k->block[0] * k->block[1] * k->block[2] : 1;
+    if (!threads)
+        snprintf(res->why, sizeof res->why, "empty grid %ux%ux%u: not launched", t.grid[0], t.grid[1], t.grid[2]);
     int failed = tb_initialize(&t);
-    for (int rep = 0; rep < env->repeats && !failed; rep++) {
-        failed = tb_launch(&t, rep, r);
-        /* The first launch's exact accesses: later ones repeat them (or a race shows as a
-         * repeat difference anyway). */
-        if (!failed && !rep)
-            tb_faults(&t, r);
-        if (!failed)
-            tb_verify(&t, rep, r);
-    }
+    for (int rep = 0; rep < env->repeats && !failed; rep++)
+        failed = tb_launch_and_send(&t, env, rep);
     if (failed) {
-        r->cmp.classes |= CLS_API;
-        txt_printf(r->why, sizeof r->why, "%s: %s", t.failed_call, be->last_error(ctx));
+        res->seen |= CLS_API;
+        txt_printf(res->why, sizeof res->why, "%s: %s", t.failed_call, be->last_error(ctx));
     }
-    tb_release(&t);
+    /* Images and device buffers stay in the pool for the next case. */
+    tb_phase(&t, PH_RELEASE);
     return failed;
 }

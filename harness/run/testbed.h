@@ -1,12 +1,13 @@
-/* testbed.h: one case of one kernel on an open backend, in phases (testbed.c). It fills a
- * result row's figures; the verdict is verdict.c's. */
+/* testbed.h: one case of one kernel on an open backend, in phases (testbed.c), in a worker. It
+ * hands on each launch's output and what it saw; the figures are verify.c's, in the parent, and
+ * the verdict verdict.c's. */
 #ifndef HB_TESTBED_H
 #define HB_TESTBED_H
 
 #include "backend.h"
 #include "manifest.h"
 #include "op.h"
-#include "report.h"
+#include "protocol.h"
 
 /* Device buffers kept between cases, one per argument slot: allocation is the dearest part of
  * a small case on a GPU. */
@@ -25,20 +26,26 @@ struct tb_pool {
 void tb_pool_init(struct tb_pool *pool, unsigned caps, int sanitized);
 void tb_pool_release(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool *pool);
 
-/* An open backend and kernel (NULL: the vendor library) and what every case shares. */
+/* An open backend and kernel (NULL: the vendor library) and what every case shares; `sent`
+ * takes each launch's record (LAUNCH: its launch, seen, guard, fault and kernel_ms fields) and
+ * its n outputs (every output buffer in the layout's order, bytes[i] of outs[i] each) as they
+ * came back, to send them on. */
 struct tb_env {
     const struct hb_backend *be;
     hb_ctx *ctx;
     hb_kern *kern;
     struct tb_pool *pool;
     int repeats;
+    void (*sent)(void *arg, struct msg *launch, const void *const outs[], const size_t bytes[], int n);
+    void *arg;
 };
 
-/* Runs case d of kernel k (NULL: the vendor library) env->repeats times, fills r's figures,
- * adds each phase's time to phase_ms (protocol.h's PH_*) and every launch's device time to
- * *device_ms. Returns nonzero when the backend reported an API error: the device context
- * may then be unusable. */
-int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struct case_data *d, struct rep_result *r,
-                double phase_ms[], double *device_ms);
+/* Runs case d of kernel k (NULL: the vendor library) env->repeats times, each launch through
+ * env->sent; fills res (a RESULT) with the launches sent, CLS_API in `seen` when a backend
+ * call failed, and the backend's words; adds each phase's time to phase_ms (protocol.h's PH_*).
+ * Returns nonzero when the backend reported an API error: the device context may then be
+ * unusable. */
+int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struct case_data *d, struct msg *res,
+                double phase_ms[]);
 
 #endif

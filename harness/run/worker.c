@@ -1,14 +1,14 @@
 /* worker.c: the child side of the run. A worker serves one (backend, device, width): it opens
  * the backend and device once, then runs each group its parent sends (protocol.h), streaming
- * BEGIN, RESULT and DONE, keeping the context and a buffer pool between cases and groups. It
- * measures; the parent judges. After an API error it exits, so a sticky device error cannot
- * leak into the next case: the parent starts a fresh worker there. */
+ * BEGIN, each launch's output, RESULT and DONE, keeping the context and a buffer pool between
+ * cases and groups. It measures and sends what came back; the parent judges. After an API
+ * error it exits, so a sticky device error cannot leak into the next case: the parent starts a
+ * fresh worker there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "arena.h"
 #include "guard.h"
 #include "protocol.h"
 #include "runner.h"
@@ -31,6 +31,7 @@ struct wk_state {
     int open_rc;
     char open_msg[512];
     struct tb_pool pool;
+    int group, index; /* the case running: its group's ordinal and its place in the group */
 };
 
 /* The time since the last mark goes to phase p. */
@@ -61,31 +62,39 @@ static void wk_simple(struct wk_state *w, const struct group *g, enum msg_type t
     wk_send(w, &m);
 }
 
-static void wk_group_msg(struct msg *m, const struct group *g, enum hb_verdict v, unsigned classes, const char *why)
+static void wk_group_msg(struct msg *m, const struct group *g, int rc, const char *why)
 {
     memset(m, 0, sizeof *m);
     m->type = MSG_GROUP;
     m->group = g->ordinal;
-    run_fill_identity(&m->r, g);
-    m->r.group_row = 1;
-    snprintf(m->r.case_name, sizeof m->r.case_name, "*");
-    m->r.verdict = v;
-    m->r.cmp.classes = classes;
-    txt_copy(m->r.why, sizeof m->r.why, why);
+    m->rc = rc == HB_UNSUPPORTED ? HB_UNSUPPORTED : HB_ERROR;
+    txt_copy(m->why, sizeof m->why, why);
 }
 
-void wk_send_group_row(int fd, const struct group *g, enum hb_verdict v, unsigned classes, const char *why)
+void wk_send_group_row(int fd, const struct group *g, int rc, const char *why)
 {
     struct msg m;
-    wk_group_msg(&m, g, v, classes, why);
+    wk_group_msg(&m, g, rc, why);
     msg_send(fd, &m);
 }
 
 static void wk_row(struct wk_state *w, const struct group *g, int rc, const char *why)
 {
     struct msg m;
-    wk_group_msg(&m, g, rc == HB_UNSUPPORTED ? V_SKIP : V_ERROR, rc == HB_UNSUPPORTED ? 0 : CLS_API, why);
+    wk_group_msg(&m, g, rc, why);
     wk_send(w, &m);
+}
+
+/* A launch's record and then its outputs, one after another, as the parent expects them
+ * (testbed.h's `sent`). */
+static void wk_launch_sent(void *arg, struct msg *m, const void *const outs[], const size_t bytes[], int n)
+{
+    struct wk_state *w = arg;
+    m->group = w->group, m->index = w->index;
+    wk_send(w, m);
+    for (int i = 0; i < n; i++)
+        if (child_write(w->fd, outs[i], bytes[i]))
+            _exit(0); /* the parent is gone */
 }
 
 /* Loads the backend and opens the device, once per worker. */
@@ -136,21 +145,20 @@ static void wk_run_group(struct wk_state *w, const struct group *g, int start)
             _exit(0); /* a failed load may leave the context unusable */
         }
     }
-    struct tb_env env = {w->be, w->hctx, kern, &w->pool, w->cx->o->repeats};
+    struct tb_env env = {w->be, w->hctx, kern, &w->pool, w->cx->o->repeats, wk_launch_sent, w};
     for (int i = start; i < g->n_cases; i++) {
         wk_simple(w, g, MSG_BEGIN, i);
         const struct case_data *d = &w->cx->data[g->cases[i]];
         struct msg m;
         memset(&m, 0, sizeof m);
         m.type = MSG_RESULT, m.group = g->ordinal, m.index = i;
-        run_fill_identity(&m.r, g);
-        run_fill_case(&m.r, d->c);
+        w->group = g->ordinal, w->index = i;
         if (kern && w->be->kernel_origin && w->be->kernel_origin(w->hctx, kern))
-            txt_copy(m.r.binary, sizeof m.r.binary, w->be->kernel_origin(w->hctx, kern));
+            txt_copy(m.binary, sizeof m.binary, w->be->kernel_origin(w->hctx, kern));
         double t0 = now_ms();
         w->mark = t0;
-        int sticky = tb_run_case(&env, g->k, d, &m.r, w->phase_ms, &m.device_ms);
-        m.r.child_ms = now_ms() - t0;
+        int sticky = tb_run_case(&env, g->k, d, &m, w->phase_ms);
+        m.child_ms = now_ms() - t0;
         w->mark = now_ms();
         wk_send(w, &m);
         if (sticky)
@@ -184,7 +192,6 @@ void wk_serve(struct run_ctx *cx, const struct group *groups, int n_groups, cons
               const struct child_io *io)
 {
     struct wk_state w;
-    arena_protect(); /* the case data every worker reads: this one's kernels cannot change it */
     wk_init(&w, cx, groups, n_groups, io->result_fd);
     w.cmd_fd = io->cmd_fd;
     /* The device opens now, while the parent may still be busy elsewhere: a spare worker is

@@ -181,7 +181,9 @@ PY
     json_check "a cache folder writable by others is refused" "$T/open.jsonl" \
         'recs and all(r["verdict"] == "ERROR" and "is writable by others" in r["why"] for r in recs)'
     if [ "$(id -u)" = 0 ]; then
-        mkdir -p "$T/theirs/gpu-harness/sim" && chown -R nobody "$T/theirs/gpu-harness"
+        # Group-writable for root's group: a worker holds no capability, so root writes only
+        # where the modes let it, and a folder it could not write would be passed over, not used.
+        mkdir -p "$T/theirs/gpu-harness/sim" && chown -R nobody:0 "$T/theirs/gpu-harness" && chmod 775 "$T/theirs/gpu-harness/sim"
         XDG_CACHE_HOME="$T/theirs" "$H" run --backend sim --width 32 --only-manifest --manifest "$S/features.manifest" \
             --case 'edge_15*' --json "$T/theirs.jsonl" --quiet >"$T/out" 2>&1
         json_check "a cache folder owned by another user is refused" "$T/theirs.jsonl" \

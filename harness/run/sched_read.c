@@ -1,0 +1,71 @@
+/* sched_read.c: the scheduler's reading side: a worker's result pipe, record by record. Each
+ * record is checked (protocol.h's fields), then checked to be the one due from where the worker
+ * is (supervise.c's sup_due: a worker sends only what it was asked for); after a LAUNCH come the
+ * output bytes of the case's layout as the parent works it out, never a count the worker gives.
+ * Anything else kills the worker: its case in flight becomes an ERROR row (supervise.c). What a
+ * checked record means is sched_handle's (sched.c) and supervise.c's. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scheduler.h"
+
+static void sched_bad(struct sup_worker *w, const char *why)
+{
+    snprintf(w->bad_message, sizeof w->bad_message, "%.200s", why);
+    child_kill(&w->ch);
+    w->killed = 1;
+}
+
+/* One whole record in the worker's buffer: checked, then handled, or (a LAUNCH) its output
+ * read next. */
+static void sched_record(struct sched *s, struct sup_worker *w)
+{
+    struct msg m;
+    memcpy(&m, w->buf, sizeof m);
+    w->have = 0;
+    struct hb_err err = {{0}};
+    struct sup_group *sg = w->group >= 0 ? &s->sg[w->group] : NULL;
+    if (!sg) {
+        err_set(&err, "message of type %d from a worker with no group", m.type);
+    } else if (msg_valid(&m, w->group, sg->g->n_cases, &err) && sup_due(s->cx, sg, w, &m, &err) &&
+               (m.type != MSG_LAUNCH || vfy_accepts(&w->check, &m, &err))) {
+        if (m.type != MSG_LAUNCH || !w->check.out_bytes) {
+            sched_handle(s, w, &m);
+        } else {
+            w->launch = m;
+            w->out_need = w->check.out_bytes, w->out_have = 0;
+        }
+        return;
+    }
+    sched_bad(w, err.msg);
+}
+
+void sched_read_results(struct sched *s, struct sup_worker *w)
+{
+    while (w->ch.fd >= 0 && !w->bad_message[0]) {
+        int output = w->out_need > 0;
+        size_t room = sizeof w->buf - w->have;
+        char *to = output ? vfy_dest(&w->check, w->out_have, &room) : (char *)w->buf + w->have;
+        ssize_t n = read(w->ch.fd, to, room);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return;
+        if (n <= 0) {
+            close(w->ch.fd);
+            w->ch.fd = -1;
+            w->eof = 1, w->eof_at = now_ms();
+            return;
+        }
+        if (!output) {
+            w->have += (size_t)n;
+            if (w->have == sizeof w->buf)
+                sched_record(s, w);
+        } else if ((w->out_have += (size_t)n) == w->out_need) {
+            w->out_need = 0;
+            sched_handle(s, w, &w->launch);
+        }
+    }
+}

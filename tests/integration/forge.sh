@@ -1,0 +1,37 @@
+# tests/integration/forge.sh: kernels that forge their verdicts instead of computing (issue 27,
+# tests/data/forge): records written into the result pipe, a reference copied from the memory
+# the worker shares with the harness. The parent judges each case from the outputs it reads,
+# with references no worker holds, so a forgery is an ERROR or a FAIL and the run exits 1.
+# Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
+if [ -z "$(device_count sim)" ]; then
+    skip "trust checks" "sim backend not built"
+else
+    echo "integration: kernels that forge their verdicts (issue 27)"
+    FM=tests/data/forge/forge.manifest
+    export XDG_CACHE_HOME="$T/cache"
+    # The forgery speaks this harness's protocol: its record size and type codes, from protocol.h.
+    if cc -std=c11 -D_GNU_SOURCE -Iharness/abi -Iharness/lib -Iharness/core -Ireference -Iharness/report \
+        -Iharness/run tests/data/forge/record_layout.c -o "$T/record_layout" >"$T/out" 2>&1; then
+        HB_FORGE_RECORD="$("$T/record_layout")" timeout 120 "$H" run --backend sim --width 32 --only-manifest --manifest "$FM" \
+            --kernel forge_records --json "$T/forge.jsonl" >"$T/out" 2>&1
+        rc=$?
+        if [ $rc = 1 ]; then ok "forged records in the result pipe: the run fails (exit 1)"; else bad "forged records: exit $rc, want 1" "$T/out"; fi
+        json_check "... each forged case is an ERROR naming the record, none passes" "$T/forge.jsonl" \
+            "len(recs) == 2 and all(r['verdict'] == 'ERROR' and 'malformed' in r['why'] for r in recs)"
+        HB_FORGE_MODE=done HB_FORGE_RECORD="$("$T/record_layout")" timeout 120 "$H" run --backend sim --width 32 \
+            --only-manifest --manifest "$FM" --kernel forge_records --json "$T/done.jsonl" >"$T/out" 2>&1
+        rc=$?
+        if [ $rc = 1 ]; then ok "a DONE forged mid-case: the run fails (exit 1)"; else bad "a DONE forged mid-case: exit $rc, want 1" "$T/out"; fi
+        json_check "... every case still has its row, an ERROR" "$T/done.jsonl" \
+            "[r['verdict'] for r in recs] == ['ERROR', 'ERROR']"
+    else
+        bad "tests/data/forge/record_layout.c builds against protocol.h" "$T/out"
+    fi
+    timeout 120 "$H" run --backend sim --width 32 --only-manifest --manifest "$FM" --kernel forge_reference \
+        --json "$T/steal.jsonl" >"$T/out" 2>&1
+    rc=$?
+    if [ $rc = 1 ]; then ok "a kernel that copies the reference from shared memory: the run fails (exit 1)"; else bad "a reference thief: exit $rc, want 1" "$T/out"; fi
+    json_check "... no case passes: no worker holds the references or can read the parent's" "$T/steal.jsonl" \
+        "len(recs) == 12 and not any(r['verdict'] == 'PASS' for r in recs)"
+    unset XDG_CACHE_HOME
+fi
