@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # install-deps.sh: the Debian 12 packages the harness, its backends and its tests need.
 # CUDA is not a Debian package: the CUDA backend builds when nvcc is found under CUDA_HOME
 # (default /usr/local/cuda) and is skipped otherwise. With CUDA=13-0 (a toolkit version as

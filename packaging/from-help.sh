@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # from-help.sh: the man page and the bash completion, both written from the binary's own
 # `harness help` output, so they list exactly the commands and options it takes: an option
 # added to a cli.h table reaches both at the next build, with no second list kept by hand.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # gpu-harnessConfig.cmake: find_package(gpu-harness) for a project that checks its own GPU
 # kernels with ctest. Installed by `make install` as PREFIX/lib/cmake/gpu-harness/; every path
 # is found from this file's own place, so a DESTDIR or moved install works as it is.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # packaging.mk: what `make install` adds for other tools, included by the GNUmakefile:
 #   PREFIX/share/man/man1/harness.1                     the man page  } written from the built
 #   PREFIX/share/bash-completion/completions/harness    completion    } binary's `harness help`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ref.c: OpenBLAS and float64 references (see ref.h), for C = A B and the BLAS form
  * alpha A B + beta C0. float64 is the truth: a product of two floats is exact in double and
  * K <= 2^31 terms lose at most K * 2^-53 relatively, far below float's 2^-24, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ref.h: the references every verdict is measured against, computed once per case on the
  * host and shared by every kernel, backend and width: OpenBLAS sgemm (the float result a
  * user would compare with), float64 products and sums (the truth), and per output the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* backend_probe.c: loads one backend shared object as the harness's child does (dlopen, then
  * hb_backend_entry) and prints what it says about itself, one key=value per line: abi, name,
  * platform, device count or the reason for none, and open()'s status at the first width.

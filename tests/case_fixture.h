@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* case_fixture.h: what the case catalogue suites share (test_case.c, test_case_errors.c): a
  * catalogue with one bad line must fail with a message that starts with the right
  * "file:line:" and says what is wrong. Header-only, for tests. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """ci_yaml.py: the CI examples and the GitHub Action read by a real YAML parser (PyYAML, with a
 loader that takes GitLab's !reference tags), and judged as GitLab and GitHub would read them.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare_fixture.h: what the comparison suites share (test_compare.c, test_compare_sgemm.c,
  * test_compare_nan.c): a float from its bit pattern, for NaN payloads and the guard poison.
  * Header-only; no assertions. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_case.c: libFuzzer target for the case catalogue parser. Whatever the bytes, the
  * parser must return 0 or -1 with a "file:line:" message: no crash, no leak, no UB.
  * `make fuzz` runs it for FUZZ_SECONDS over tests/fuzz/case_corpus. */

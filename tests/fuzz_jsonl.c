@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_jsonl.c: libFuzzer target for the JSON lines reader (jsonl.c over json-c). Whatever
  * the bytes, jsonl_read_run must return 0 or -1 with "path:line: problem", and whatever it
  * accepts must write back as lines it reads again to the same records: no crash, no leak,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_manifest.c: libFuzzer target for the manifest parser (manifest_parse.c). Whatever the
  * bytes, kern_parse_file must return 0 or -1 with a message naming the file: no crash, no
  * leak, no UB. The parser reads files only, so each input goes through one scratch file.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # integration.sh: runs the real harness binary on the real emulator and lavapipe and reads
 # its exit codes, messages, JSON lines and JUnit. Each check can fail; a backend that is not
 # built or has no device here is skipped by name, never passed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest_fixture.h: what the manifest suites share (test_manifest.c,
  * test_manifest_errors.c): a scratch folder per test holding the sources the manifests name,
  * as a Check fixture. Header-only, for tests. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """same_results.py: whether two runs gave the same results, bit for bit, timing aside.
 
     tests/same_results.py A.jsonl B.jsonl [A.xml B.xml]

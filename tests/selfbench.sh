@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # selfbench.sh: the harness's own throughput, measured: each backend with a device runs a fixed
 # tier alone, serial (--jobs 1) and parallel (--jobs $JOBS, default one per core); it prints
 # results per second and the run's own timing lines, and judges nothing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sums.h: fp32 summation orders that real kernels use, and planted bugs, for the bound tests
  * (test_bound.c). Each computes one output from its terms a[k] * b[k] (a row of A and a
  * column of B, or x and ones for a reduction). Header-only; no assertions, no references. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_arena.c: the memory workers share with the run, and the run's own (arena.h). Data
  * written after a worker was forked is what that worker reads; a worker cannot write it nor
  * make it writable; it has nothing of the run's own region; a full arena is out of memory

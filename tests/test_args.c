@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_args.c: declared signatures (issue 10): the manifest keys args, layout, shared_bytes and
  * deterministic (manifest_parse.c) against the op table's vocabulary (op.h), what a backend's
  * load() is told (kern_spec), the op's ABI when nothing is declared, and the case keys alpha=

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_baseline.c: the upgrade gate (baseline.c): the record carries a header, perf_ratio
  * against the vendor row and an end record, and reads back; a record that is empty, cut
  * short, damaged or from an interrupted run is refused; a comparison counts a verdict gone

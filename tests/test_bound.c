@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bound.c: the error bound (compare.c) proved both ways on the harness's own generators
  * (gen_fill), references (ref_*_compute) and comparisons (cmp_*): correct fp32 summation
  * orders stay within a quarter of the threshold on every distribution and length; planted

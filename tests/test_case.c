@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_case.c: the case catalogue parser (case.c): valid lines, list expansion and name
  * templates, defaults, strided leading dimensions and includes from real files (the
  * malformed forms are test_case_errors.c's). */

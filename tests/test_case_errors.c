@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_case_errors.c: the case catalogue parser (case.c) on malformed input: every bad
  * form, bad include and unreadable file fails with a message that starts with the right
  * "file:line:" and says what is wrong. */

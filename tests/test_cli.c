@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cli.c: the option parser (cli.c) through the run command's real table (run_options.c),
  * and result ids (selection.c): --opt=value and --opt value alike, repeats and comma lists,
  * usage errors that name the option, ids printed by --list selecting exactly their result, and

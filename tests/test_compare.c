@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_compare.c: the comparison rules (compare.c): ULP distance and the reduce checks
  * against hand-built references (the sgemm checks are test_compare_sgemm.c's, the threshold
  * itself test_bound.c's). References come from the real ref_reduce_compute on small inputs;

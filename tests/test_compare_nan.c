@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_compare_nan.c: compare.c's NaN-origin figures: a NaN result is counted by the pattern
  * its payload carries (the output poison: C read before it was written; the guard pattern: an
  * input read past its end; anything else), whatever its sign and quiet bit, and an untouched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_compare_sgemm.c: the sgemm comparison rules (compare.c) against hand-built
  * references: threshold, grey band and far-off elements, unwritten poison, NaN and Inf
  * classes, exact mode, empty outputs. References come from the real ref_sgemm_compute on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cref.c: C references run contained (cref.c): built by the host compiler, called in a
  * child on regions between inaccessible pages; a right call returns its outputs, and every way
  * of going wrong (a read past a buffer, a write to an input, a wild pointer, abort, a hang, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_custom.c: op = custom as manifests and case lines describe it (custom_parse.c,
  * custom_expr.c, case_line.c): the README's example as written, each key's errors at the right
  * file:line, expressions (precedence, rounding up, overflow), the sizes a case gives and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_custom_data.c: a custom kernel's case data and comparison (custom_data.c, custom_ref.c,
  * custom_compare.c): inputs from the seed and each buffer's init, outputs as the type's poison,
  * scratch as zeros, the reference's outputs through a real build and a contained call, a

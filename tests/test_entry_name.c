@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_entry_name.c: a manifest's template entry and the demangled symbol of the kernel nvcc
  * built from it name the same kernel (backends/common/entry_name.h): return type, parameter
  * list, spaces and integer suffixes aside. The pairs are what the H200 run printed for public

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_gen.c: input generation (gen.c): same seed and stream give the same bits, streams and
  * seeds differ, each distribution stays in its range, special cases hold every special
  * value they ask for, and wideint data are as wide as promised and exact (by ref.c). */

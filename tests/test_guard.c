@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_guard.c: guard bands and poison (guard.c): a filled image checks intact, a byte
  * written just before, just after, or inside the padding is found at its exact offset, and
  * poisoned data reads as GRD_POISON_BITS, for data sizes around the 4096-byte page. */

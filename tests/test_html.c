@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_html.c: the HTML page (html.c, html_map.c): one self-contained document, the overview
  * matrix first with links that land, one SVG heat map per failing case that has output (none
  * for a crash), expected failures folded without maps, cells drawn without gaps for small

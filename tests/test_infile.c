@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_infile.c: infile.c's inputs: a regular file opens, and a FIFO (which would block a
  * reader forever), a folder and a device are refused at once by name, a missing file with
  * ENOENT. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_jsonl.c: the JSON lines reader (jsonl.c, json-c underneath): what the writer writes
  * comes back field for field (strides, seeds past 2^53, NaN origins, heat maps and non-finite
  * figures included), header and end records too; keys it does not know are skipped; and

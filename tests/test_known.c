@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_known.c: the known-bug lists (known.h): entries with and without a width, a [flakes]
  * section, a second list added to the first, a missing list that must exist, and the verdicts
  * a listed case gets (verdict.c): XFAIL when it fails, XPASS when a bug no longer shows, PASS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_limits.c: the bounds on what the harness reads (issue 17.13), across case.c and the
  * manifest files: an include of /dev/zero is refused unread, a binary ends at its first NUL,
  * a source that is a folder or a device is an error at load, a kernel name longer than a

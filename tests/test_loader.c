@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_loader.c: the one ABI upgrade at load (loader.h): a table of an older ABI reads as
  * today's, with the fields it never had zeroed, whatever lies past its end, and the
  * capabilities of the in-tree backends filled in from their names; today's table is used as

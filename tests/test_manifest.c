@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_manifest.c: kernel manifests (manifest.c): a valid file parsed into every field,
  * discovery order, and the questions the runner asks: grid per case, widths, expected-bad,
  * which cases a kernel runs (the malformed forms are test_manifest_errors.c's). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_manifest_errors.c: kernel manifests (manifest.c) that are malformed: each bad key,
  * value, section line or file fails at the right file:line with a message saying what is
  * wrong, starting from a base kernel that is itself valid. */

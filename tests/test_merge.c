@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_merge.c: `harness merge` (merge.c): shard outputs become one report with the exit code
  * one run would give, every field (strides too) kept and each JUnit suite once; a group-wide
  * row every shard repeats is kept once; an XPASS one shard declared while another caught the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_op.c: the op table's split between inputs and references (op.h). A process that runs
  * kernels (a sanitized group's child) makes a case's inputs alone: no reference is made, and
  * the layout a launch needs comes out the same without one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_parts.c: long groups cut into parts (parts.c). A kernel's long group becomes runs of
  * its consecutive cases, every case in exactly one part, in order, of about equal work, the
  * header line on the first part only; known-bad kernels, the emulator's groups and runs of

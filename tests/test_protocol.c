@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_protocol.c: the records a worker sends its parent (protocol.c): a well-formed LAUNCH
  * is read whole and its strings terminated, and every field out of range, or a class or a
  * verdict no child may claim, is refused. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_ref.c: the host references (reference/ref.c): known small products in float and
  * float64, the |A||B| gauge, the spread, exactness on a grid, empty shapes, the flush
  * allowance (subnormal inputs; products and sums off the FLT_MIN grid), and reduce partials,

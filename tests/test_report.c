@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report.c: the report sink and writers (report.c, report_text.c, jsonl_write.c,
  * junit.c): JSON and XML escaping with invalid UTF-8 made valid, the streaming JUnit file
  * staying well-formed with the right counts after every record, JSON lines with a header, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_runner.c: the conformance run's own machinery against the real emulator backend (the
  * child protocol's records are test_protocol.c's): child processes (group kill, death with the
  * parent, no inherited descriptor, captured output, no reading the parent's memory), planning

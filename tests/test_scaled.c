@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_scaled.c: the BLAS form C = alpha A B + beta C (issue 10): its references (ref.c: sblat3's
  * gauge, one more term, exactness only for powers of two), the comparison of an output that
  * started as the given C (compare.c: bits left as given are unwritten), and a case's data as

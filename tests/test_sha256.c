@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sha256.c: the backends' SHA-256 (harness/backends/common/sha256.c, which names the
  * run-time compile cache's products and seals them) against FIPS 180-4's examples and
  * messages whose padding spills into a second block. The backends are no archive of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sim_rewrite.c: the emulator's rewrite of a preprocessed whole file for g++
  * (backends/sim/sim_rewrite.c): every form of launch becomes a call compiled and never made,
  * the user's main() is renamed and stops if called, CUDA's __noinline__ becomes GCC's attribute

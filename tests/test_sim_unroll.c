@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sim_unroll.c: the emulator's rewrite of nvcc's unroll pragmas for g++
  * (backends/sim/sim_unroll.c): every spelling nvcc takes becomes `#pragma GCC unroll N`, a
  * count it cannot read there (a macro's name, parentheses) the default, anything else as it

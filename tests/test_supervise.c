@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_supervise.c: what a sanitized group's end does to its rows (supervise.c). memcheck
  * stops a kernel at its first bad access, so the launch fails: a canary that expects oob is
  * caught (XFAIL), not an ERROR that fails the run, and a kernel claimed correct stays an

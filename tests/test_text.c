@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_text.c: text.c's UTF-8: well-formed sequences decode, invalid bytes, surrogates and
  * overlong forms read as U+FFFD one byte at a time, and cuts fall between characters. */
 #include <string.h>

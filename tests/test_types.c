@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_types.c: the element type table (types.c): names and sizes, f16 and bf16 rounding to
  * nearest even at every edge (ties, subnormals, overflow, NaN) and every 16-bit pattern back,
  * ULP distances that never overflow, stores that clamp, exact formatting, and poisons that are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_verdict.c: the verdict rules (verdict.c): a kernel that claims to be right, one run at
  * a width it was not written for, a canary with the class it must produce, a kernel's declared
  * nondeterminism, the known-bug list's XFAIL and XPASS, and a known-bad group's XPASS. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_verify.c: the parent's check of a case from the outputs its worker sent (verify.c): the
  * figures come from the bytes alone, a worker's observations only add classes, a repeat that
  * differs is nondeterminism, and a launch naming a buffer the case lacks is refused. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests.mk: `make unit` builds each tests/test_*.c (one Check suite per core module) with the
 # sanitizers against the core's sanitized objects, runs them all and fails if any test fails.
 # It defines no `check` or `conformance` target: the GNUmakefile owns those.

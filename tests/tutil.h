@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tutil.h: what every unit test shares: a scratch folder per test, writing files into it,
  * and the Check runner main. Header-only so each suite stays one file plus this (and a
  * fixture header where two files of one module share setup); no assertions of its own. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench_table.py: turns a `harness bench --json` file into docs/performance.md's speed table
 (markdown): SGEMM as % of the vendor library per size, reductions as % of the device copy,
 with the command, date, device, driver and toolkit it came from. Reads only the file.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # gh_action.sh: the step of the GitHub Action (action.yml at the repository root). Finds the
 # harness (the `harness` input, else one on PATH, else builds and installs this checkout into
 # $RUNNER_TEMP), runs the selection the inputs name with JUnit, JSON lines and HTML into the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """gh_summary.py: a harness run as GitHub Actions shows it: a step summary (the verdict table,
 then each failure with the command that reruns it) and ::error / ::warning annotations at the
 manifest line that declares each failing kernel, so they sit on the pull request's diff.

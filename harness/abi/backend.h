@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* backend.h: the one interface between the harness core and a compute API.
  * Each backend (Vulkan, CUDA, HIP, the CPU SIMT emulator) is a shared object
  * build/backends/hb_<name>.so exporting hb_backend_entry(); the core dlopens it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.c: times every SGEMM form at each size and every reduction at one large n, each
  * in a child process like the conformance run, on device 0 of each backend or on every
  * device (--devices all). Per timing: two warm-up launches, then the median of `runs`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.h: `harness bench`: speed of each kernel as a ratio to a peer measured in the same
  * run (the vendor SGEMM, a device-to-device copy), never as bare seconds alone, with the
  * figures that explain it (registers, shared memory, occupancy). bench.c times; bench_out.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_options.c: the options of `harness bench`, as one cli.h table (--opt=value, --help,
  * comma lists), filling bench.h's struct bench_opts. What bench measures is bench.c's. */
 #include <stdio.h>

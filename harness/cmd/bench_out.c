@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_out.c: bench's rows as files: one JSON document (run header, then the rows), CSV
  * (RFC 4180, one header line) and an SVG line chart of SGEMM per size, one line per kernel
  * and device, for the README's speed table and for people. It measures nothing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* known_from.c: `harness known-bugs --from RUN.jsonl`: a known-bug list drafted from a triaged
  * run, one entry per FAIL or ERROR result (XPASS is the harness missing a bug, not a driver's),
  * in the format --known-bugs reads (cases/known-bugs). Each reason says TRIAGE: the list is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* listing.c: `harness list`: each backend with its devices and widths (probed in child
  * processes), the kernels found (by the name --kernel takes) and the size of the case
  * catalogue; and `harness run --list`: the id of every result a run with the same options

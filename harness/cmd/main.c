@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c: the command line. Picks the command and hands its arguments to that command's
  * option table (run_options.c, bench_options.c, merge_options.c); every command returns one
  * of run.h's exit codes, which main returns as they are. */
@@ -6,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "merge.h"
 #include "ref.h"
 #include "run.h"
@@ -89,6 +91,9 @@ int main(int argc, char **argv)
         fputs(usage, stderr);
         return EXIT_USAGE;
     }
+    /* A kernel's grandchild that left its process group (setsid) is ours to end at exit. */
+    child_adopt_orphans();
+    atexit(child_kill_orphans);
     const char *cmd = argv[1];
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         if (argc < 3) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge.c: `harness merge`. Reads shard outputs, checks that they add up (each file whole,
  * each shard once, no result twice), undoes what only a slice could get wrong, and replays
  * every record through the ordinary report writers, so the merged JUnit, JSON, summary and

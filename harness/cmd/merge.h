@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge.h: `harness merge`: joins the JSON lines of sharded runs (--shard i/n on n runners)
  * into one report, as if one run had produced them. It runs nothing on a device. */
 #ifndef HB_MERGE_H

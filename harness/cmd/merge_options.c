@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge_options.c: the options of `harness merge`, as one cli.h table (--opt=value, --help),
  * filling merge.h's struct merge_opts; the remaining arguments are the shard files. What a
  * merge does is merge.c's. */

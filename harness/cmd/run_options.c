@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run_options.c: the options of `harness run` and `harness list`, as one cli.h table: each
  * option's setter checks its value and fills struct run_opts. What they do is run.c's. */
 #include <errno.h>

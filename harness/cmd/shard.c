@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shard.c: see shard.h. Each shard is this same binary re-run with --shard k/N --device k
  * and its own JSON file; the parent waits for all of them and hands the files to merge,
  * which rebuilds the single JUnit, JSON, HTML and summary. A shard dies with the parent; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shard.h: `harness run --devices all`: one shard per device of the named backend, run in
  * parallel as separate processes, then merged into one report. */
 #ifndef HB_SHARD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* case.c: case catalogue files (documented in cases/README.md): reading them, comments and
  * `include` lines, and the set of cases with its name index. One case line is case_line.c's
  * business. Every error names file:line. */

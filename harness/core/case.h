@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* case.h: declarative case catalogues (cases/NAME.cases). A case is one line: an op, a name,
  * sizes, a value distribution and a seed; lists in a line expand to their cross product.
  * Parsing only: input data comes from gen.c, references from reference/. */

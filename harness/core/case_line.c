@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* case_line.c: one case catalogue line (cases/README.md):
  *   <op> <name> key=value ...
  * A value may be a comma list; a line with lists expands to the cross product of them, named

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.c: error figures (which verdict they earn is verdict.c's business).
  *
  * One output sums K terms t_k (a_ik b_kj for sgemm, x_i for a block partial); ref.h gives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.h: turns a kernel's output and a case's references into error figures. The
  * thresholds and why they are what they are live in compare.c, next to their numbers; which
  * verdict the figures earn is verdict.c's business. No I/O, no devices. */

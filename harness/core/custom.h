@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* custom.h: op = custom, a kernel described by its own buffers, sizes and scalars and judged
  * against the user's C reference or another kernel, its oracle (kernels/README.md). What a
  * manifest says of such a kernel (custom_parse.c, with the expressions of custom_expr.c), its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* custom_compare.c: a custom kernel's outputs against its reference's, element by element in
  * each output's type (custom.h), a pure function of the two. The user's tolerance is the bound
  * for floats (exact: 0 ULP, so +0 = -0; ulp N; rel R abs A: |got - expected| <= A + R

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* custom_data.c: the custom op (op.h, custom.h). A case's data is made per kernel that runs it
  * (a kernel and its broken twin share one): each buffer sized from its length expression,
  * inputs filled from the case's seed (floats by its dist, integers 0..63, or the buffer's

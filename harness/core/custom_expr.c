@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* custom_expr.c: a custom kernel's sizes on a case (custom.h): which cases it takes, the
  * expressions its buffer lengths, init ranges and grid are written in (parsed once against its
  * sizes into postfix, evaluated per case with every step checked for overflow), and whether two

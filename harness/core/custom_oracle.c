@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* custom_oracle.c: a custom kernel judged by another kernel (oracle = [LANG/]KERNEL, custom.h):
  * finding it once every manifest is read, checking that it can stand in (a CUDA or HIP custom
  * kernel of the same sizes and buffers), and running it on a case's data through the runner the

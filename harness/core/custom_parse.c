@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* custom_parse.c: a custom kernel's own manifest keys (kernels/README.md): sizes, buffers
  * (name, type, role, length, init), scalars, grid expressions, the reference and the
  * tolerance, into a cus_desc with the kernel's parameter vocabulary. Every error names

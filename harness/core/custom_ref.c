@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* custom_ref.c: a custom kernel's C reference (custom.h). The user's function takes the
  * kernel's args; a generated shim calls it from an array of pointers, so the harness needs no
  * knowledge of C calling conventions. Each (file, shim) is built once per run (lib/cref.c) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen.c: deterministic input generation (splitmix64 per case seed and stream). The value
  * families are the ones the brief asks for: exact (small multiples of 1/2, every order
  * sums exactly), uniform [-1, 1), cancellation-heavy (random signs, magnitudes 2^-20..2^20),

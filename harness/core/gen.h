@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen.h: input data for a case, from its distribution and seed alone, so any run on any
  * machine regenerates the same bits. Knows nothing of kernels or references. */
 #ifndef HB_GEN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* guard.c: see guard.h. */
 #include "guard.h"
 

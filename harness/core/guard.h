@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* guard.h: guard bands and poison. Every buffer argument is laid out as
  *   [band][data, padded with guard bytes to a 4 KiB multiple][band]
  * (the band 4 KiB unless --guard-kib says more) and checked after each launch, so a write

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* known.c: see known.h. Line format: backend device-glob kernel-glob case-glob [width=GLOB]
  * reason... (device globs may not contain spaces: use '*' for them); a line "[flakes]" makes
  * the entries after it flaky. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* known.h: the known-bug lists (cases/known-bugs, and --known-bugs FILE on top of it),
  * rocBLAS-style: driver or toolkit bugs the harness has found and a person has triaged. A
  * listed (backend, device, width, kernel, case) that fails is XFAIL with the stated reason;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest.c: the kernel set (parsing is manifest_parse.c's) and the questions the runner
  * asks of a kernel: its grid for a case, which widths it is written for, which cases it runs,
  * and what a backend's load() needs of it. */

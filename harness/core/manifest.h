@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest.h: kernel manifests (kernels/README.md): each kernel is a source file plus the
  * facts needed to launch and judge it. The core reads these; it hard-wires no kernel. */
 #ifndef HB_MANIFEST_H

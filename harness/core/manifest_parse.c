@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest_parse.c: reads kernel manifests (format in kernels/README.md) into kern_desc
  * records. Keys are one table: each has a setter, and whether the kernel must give it.
  * Every error names file:line. */

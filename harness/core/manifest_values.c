@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest_values.c: the grammars of a manifest's key values (kernels/README.md): block,
  * grid, widths, expect, args, includes and defines. The reader (manifest_parse.c) hands each its text and where
  * it was said; each returns 0, or -1 with "file:line: problem". */

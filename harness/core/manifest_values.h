@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest_values.h: the value grammars of manifest keys (manifest_values.c), for the manifest
  * reader (manifest_parse.c) alone. Each returns 0, or -1 with "where: problem" in err. */
 #ifndef HB_MANIFEST_VALUES_H

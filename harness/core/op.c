@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* op.c: the op table (op.h) and the names every layer shares. The ops themselves live in
  * op_gemm.c, op_reduce.c and custom_data.c. */
 #include "op.h"

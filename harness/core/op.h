@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* op.h: the ops as one table. Everything that differs between sgemm, sgemm_strided, reduce and
  * custom lives in one struct op_desc per op (op_gemm.c, op_reduce.c, custom_data.c): its case
  * keys, the size variables a grid may use, how its inputs and references are made, how its

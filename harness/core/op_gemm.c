@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* op_gemm.c: the sgemm and sgemm_strided ops (op.h). C = A * B, or C = alpha A B + beta C for a
  * kernel that declares alpha and beta, on matrices stored by rows (the default) or by columns
  * (layout = col), rows or columns ld elements apart with sblat3's rogue values in the padding.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* op_gemm.h: what the two halves of the sgemm ops share (op_gemm.c lays out and checks,
  * op_gemm_data.c makes a case's matrices and references). Private to them; the core sees only
  * op.h. */

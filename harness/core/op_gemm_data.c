@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* op_gemm_data.c: one sgemm case's data, made once in the parent for every kernel that runs it:
  * A and B from gen.c, the C given to kernels that take beta, each stored the way some kernel
  * reads it (by rows or by columns, with the case's leading dimensions and rogue padding), and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* op_reduce.c: the reduce op (op.h). Block b writes partials[b], the sum of its `chunk`
  * elements of x; every partial is checked, not just the total. A case keeps one reference per
  * chunk length among the kernels that run it, all of it in the parent's own memory: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* result.h: the records a run is made of: one result per case (or per group), and the run
  * header a reproducer needs. Plain data, below the reports: the ops fill results, the
  * runner carries them across the worker pipe, the report writers (report.h) only read them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* types.c: the element type table (types.h) and its conversions. Floats are handled through
  * their bits where the host has no type for them (f16, bf16); integers are exact through
  * int64_t and uint64_t. Nothing here allocates. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* types.h: the element types a buffer may hold, as one table: size, what an element is as a
  * number, conversions (f16 and bf16 round to nearest even), ULP distance, formatting, and the
  * poison an output starts as. Buffers, references, comparisons and reports all ask here. It

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* verdict.c: the one place a verdict is decided (see verdict.h), and the names of verdicts
  * and classes. The figures it reads come from compare.c; it measures nothing itself. */
 #include "verdict.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* verdict.h: verdicts and failure classes, and every rule that turns error figures into a
  * verdict: a case's verdict (with canaries, off widths and the known-bug list) and a known-bad
  * group's XPASS. compare.c only measures; run, supervise and merge ask here. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arena.c: see arena.h. A child gets the shared region read-only in a fork handler, before
  * fork() returns in it and so before any kernel is loaded: mprotect alone could be undone by
  * the kernel's code, a read-only mapping of a file sealed with F_SEAL_FUTURE_WRITE cannot. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arena.h: memory the run's workers share with it, and memory they never get. Case inputs are
  * made while the first workers open their devices and run groups, so they must land where a
  * child forked before they were written can read them: one shared mapping of a sealed memory

@@ -1,12 +1,15 @@
+/* SPDX-License-Identifier: MIT */
 /* child.c: see child.h. */
 #include "child.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -237,4 +240,43 @@ int child_reap(struct child *c)
     }
     c->pid = -1;
     return status;
+}
+
+static pid_t child_adopter;
+
+void child_adopt_orphans(void)
+{
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1) == 0)
+        child_adopter = getpid();
+}
+
+/* The parent pid in /proc/PID/stat: the field after the command's closing parenthesis (a
+ * command may hold spaces and parentheses itself). */
+static pid_t child_parent_of(const char *pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = 0;
+    char *close = strrchr(buf, ')');
+    int ppid = -1;
+    return close && sscanf(close + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : -1;
+}
+
+void child_kill_orphans(void)
+{
+    /* Only the adopting process: a forked child that exits through atexit kills nothing. */
+    DIR *d = child_adopter == getpid() ? opendir("/proc") : NULL;
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] >= '1' && e->d_name[0] <= '9' && child_parent_of(e->d_name) == child_adopter) {
+            pid_t pid = (pid_t)atoi(e->d_name);
+            if (kill(pid, SIGKILL) == 0)
+                (void)waitpid(pid, NULL, 0);
+        }
+    closedir(d);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* child.h: the one way the harness starts a child process and talks to it (run, bench, the
  * device probe). A child runs in its own process group, dies with its parent, holds no
  * capability and inherits no descriptor but its pipes (stdin is /dev/null, stdout and stderr
@@ -49,5 +50,13 @@ void child_kill(const struct child *c);
 int child_reap(struct child *c);
 /* Closes the parent's ends of the pipes (child_reap does it too). */
 void child_close_pipes(struct child *c);
+
+/* A kernel that forks and calls setsid() leaves its group, so killing the group misses it:
+ * child_adopt_orphans makes this process the one such escapees are reparented to (a Linux
+ * child subreaper), and child_kill_orphans, at the end, kills and reaps every child it still
+ * has. Call the first before any child starts; the second, at exit (atexit), acts in that
+ * process alone. */
+void child_adopt_orphans(void);
+void child_kill_orphans(void);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.h: one option parser for every subcommand, on getopt_long: a table of options per
  * command (name, short letter, argument, setter, help), --opt=value and --opt value alike,
  * repeatable and comma-separated lists, and --help per command printed from the same table.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cref.c: see cref.h. The compiler and each call run as children (child.c); a call's regions
  * are shared mappings made before the fork, each ending at an inaccessible page (an overrun
  * faults at its first byte; an underrun from the page below the region's first), so the parent

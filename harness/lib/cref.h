@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cref.h: a user's C code run as the harness's own reference. It is built with the host's C
  * compiler into a shared object, and each call runs in a child process on buffers that lie
  * between inaccessible pages (inputs read-only), so a crash, a hang or an access outside its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* infile.c: see infile.h. The open is non-blocking so that a FIFO with no writer returns at
  * once and fstat can refuse it; the flag is cleared again for the reads. */
 #include "infile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* infile.h: opening a file the user names as an input (case catalogues and their includes,
  * manifests, known-bug lists, JSON lines for --compare, --rerun-failed and merge). Only a
  * regular file is read: a FIFO would block the run forever and a device never ends. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text.c: see text.h. The decoder follows RFC 3629's table of well-formed sequences
  * (Unicode 15, table 3-7), which rules out surrogates and overlong forms by the ranges of
  * each sequence's second byte. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text.h: UTF-8 for every report writer. Strings in records come from drivers, compilers
  * and file names and may hold anything: these helpers cut them only between characters and
  * let each writer walk them as code points, with invalid bytes, surrogates and overlong

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util.h: small helpers shared by the core: errors with a location, clocks, paths,
  * string parsing. Deliberately nothing about GPUs, cases or kernels. */
 #ifndef HB_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* version.c: see version.h. build_info.h is generated in the build folder (GNUmakefile). */
 #include "version.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* version.h: `harness --version`: the release, the git commit and how this binary was built
  * (compiler, flags, which backends were built or skipped and why), all fixed at build time by
  * the GNUmakefile, plus where this binary finds its data. It probes no device. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* baseline.c: recording a run and comparing a later run with the record. Records are matched
  * by (backend, device, lang, kernel, width, case) after sorting both sides, so the order of
  * either run does not matter; identical keys (two identical GPUs) pair up in run order. A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* baseline.h: the upgrade gate. Records a run's results (JSON lines plus each kernel's time as
  * a ratio to the vendor library on the same device) and later compares a new run, say after a
  * driver or toolkit upgrade, with that record. It judges differences between two runs only;

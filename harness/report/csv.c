@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* csv.c: see csv.h. */
 #include "csv.h"
 

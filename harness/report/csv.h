@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* csv.h: --csv, one line per result as deqp-runner's results.csv has them (test, status,
  * duration in seconds; Pass, Fail, Skip, Crash, Timeout, ExpectedFail, UnexpectedPass, Warn),
  * then this harness's own verdict, failure classes and description. No header line, as there.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* html.c: the page, in the order a reader needs it: counts, the overview matrix (one row per
  * kernel, one column per backend, device and width, each cell the group's verdicts and a link
  * to its row below), the failures with maps, the expected failures (XFAIL) folded in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* html.h: one self-contained HTML page for a run: an overview matrix (kernels x backend,
  * device and width, coloured by verdict, each cell a link), the failures with a heat map of
  * where their bad elements sit and the command that reruns them, the expected failures

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* html_map.c: a failing case's figure. The heat map is SVG rectangles, one per heat cell,
  * with only as many rows and columns as the output has (a 15-row C gets 15 rows, not 32 with
  * gaps), so a tile-edge bug shows as stripes at a glance; small outputs get larger cells and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jsonl.c: the JSON lines reader. json-c parses each line strictly (UTF-8 checked); this file
  * only walks the field table (jsonl_table.h) over the parsed object and checks each value's
  * type and range. Keys it does not know are skipped, so readers keep working when writers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jsonl.h: the harness's JSON lines, written and read with one field table (jsonl_fields.c;
  * docs/json-schema.md describes every field). A file holds a header record (what the run
  * was), one record per result, and an end record (how many results, whether the run was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jsonl_table.h: the one list of JSON fields, walked by the writer (jsonl_write.c) and the
  * reader (jsonl.c) alike, so a new field is one line in jsonl_write.c's tables. Private to
  * those two files. */

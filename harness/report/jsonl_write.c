@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jsonl_write.c: the field tables and the JSON lines writer. Figures JSON cannot hold (NaN,
  * Inf) are strings; seeds are decimal strings and hashes hex strings, since JSON numbers
  * past 2^53 lose bits in jq and JavaScript; every string is valid UTF-8 (text.h). */

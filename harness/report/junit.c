@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* junit.c: see junit.h. The document is kept in memory (finished suites, then the open one)
  * and written whole to a temporary beside the file, renamed over it: a reader never sees a
  * half-written file, counts need no fixed width, and a write costs the whole document, so a

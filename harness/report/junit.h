@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* junit.h: JUnit XML as results arrive, shaped for CI reporters: a <testsuite> per (backend,
  * device, width) with <properties>, timestamps and hostname, test ids that hold the device,
  * failure messages with figures and the reproducer in the body. A regular file is always a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c: the sink that every result goes through: kept in memory for the summary and the
  * after-run outputs, streamed to JSON lines and JUnit as it arrives; the run header; the
  * result id and the reproducer. Every write is checked: a report that cannot be written

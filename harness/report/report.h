@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.h: the sink that streams result records (result.h) to JSON lines
  * (jsonl_write.c) and JUnit XML (junit.c) as results arrive, both valid after every record
  * so an interrupted run keeps what it had; the text a person reads (report_text.c); the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_text.c: what a person reads: one line per result as it arrives (with the command
  * that reruns a failure), and the table, failures and counts at the end. Every name passes
  * through rep_term, so a kernel or device name cannot send escape sequences to a terminal.

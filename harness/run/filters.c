@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* filters.c: which backends, widths, kernels and cases a run's options select, and the check
  * that every filter could select something: a --kernel, --case, --device or --width that
  * matches nothing here is a mistake on the command line (exit 2, with the closest names or

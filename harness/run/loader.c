@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loader.c: see loader.h. */
 #include "loader.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loader.h: finds backends by name and loads them. A backend is known when the source tree
  * has harness/backends/<name>/backend.mk and built when build/backends/hb_<name>.so
  * exists; nothing here lists them by hand. Loading happens only in child processes. */

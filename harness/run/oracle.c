@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* oracle.c: the runner a custom kernel's oracle needs (custom.h): the oracle kernel on one
  * case's data, on the emulator at width 32 in lockstep, in a child of the parent (a backend is
  * loaded in children only), with its outputs passed back through shared memory. The oracle

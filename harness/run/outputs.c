@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outputs.c: see outputs.h. */
 #include "outputs.h"
 

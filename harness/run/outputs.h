@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outputs.h: what a run and a merge write after their last result, in one order for both:
  * the HTML page, the baseline record, the upgrade gate's section, then the table and the
  * closing "N passed, N failed, N skipped" line, last so that it ends a CI log. Every output

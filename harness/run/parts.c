@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parts.c: cuts long groups into parts. Groups run one per worker, so a run ends no sooner
  * than its longest group: on a GPU the standard tier's SGEMM groups each took 4 s of a 10 s
  * run while most workers sat idle. A part is a run of consecutive cases of one group, a group

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan.c: what a conformance run runs. Reads the manifests, cases and known bugs; probes the
  * backends (in child processes); marks the cases the selected kernels and shard use, checks
  * they fit host and devices (plan_memory.c; their data and references are plan_prepare.c's) and lists the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan_memory.c: whether the selected cases fit before any is made: each case's buffers on
  * every device, each case's references on the host, and all of them together, since every
  * used case's data stays in memory for the whole run (workers share it copy-on-write). */

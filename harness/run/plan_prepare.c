@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan_prepare.c: every used case's inputs and references, made once in the parent before
  * the workers need them: cases whose data forks a child (a custom op's C reference) first and
  * alone, then the rest on threads, largest and smallest first, while the first workers open

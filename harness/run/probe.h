@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* probe.h: asks a backend, from a child process, which devices and widths it has. The
  * parent never loads a backend itself: a driver that crashes or hangs while listing devices
  * costs one message, not the run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progress.c: how far a long run is. On a terminal, one status line at the bottom, redrawn in
  * place a few times a second (group k of N, results per second, ETA from the groups' estimated
  * work, failures so far; the failure count in red unless NO_COLOR is set); the caller clears

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* protocol.c: see protocol.h. The checks are of what the parent will use as an index, a count,
  * a class or a sum; identity, case fields and every figure a verdict reads are the parent's own
  * (supervise.c, verify.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* protocol.h: what a worker tells its parent over the result pipe and what the parent sends
  * over the command pipe (a group to run). A worker reports what it saw, never a verdict or a
  * figure one is made of: BEGIN before each case (so a crash is pinned to it), LAUNCH after each
@@ -53,8 +54,8 @@ struct msg {
     double kernel_ms;             /* LAUNCH: its device time */
     double child_ms;              /* RESULT: the whole case in the child */
     double phase_ms[PH_COUNT];
-    char why[1024];   /* RESULT, GROUP: the backend's words (a failed call, faults, an empty grid) */
-    char binary[512]; /* RESULT: which binary ran (the backend's kernel_origin), "" when not said */
+    char why[1024];    /* RESULT, GROUP: the backend's words (a failed call, faults, an empty grid) */
+    char binary[1024]; /* RESULT: which binary ran (the backend's kernel_origin), "" when not said */
 };
 
 /* What the parent sends a worker: run group `group` from case `start` on. */

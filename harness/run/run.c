@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.c: plans and runs a conformance pass. Nothing API-related happens in this process: a
  * probe child lists each backend's devices, and the (backend, device, width, kernel) groups
  * run in worker children, several at once (sched.c), that stream each launch's output back

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.h: the conformance run and the listing. Plans (backend, device, kernel, width)
  * groups, computes each case's references once, runs every group in a child process so
  * crashes and hangs become verdicts, and feeds the report writers. */

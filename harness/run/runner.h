@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* runner.h: what the conformance run's own files share (run.c plans and drives, plan.c
  * chooses, sched.c runs groups in parallel workers, supervise.c judges what a worker says
  * about its group, verify.c checks the outputs it sends, worker.c is the child, testbed.c runs

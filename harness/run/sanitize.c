@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sanitize.c: runs a group under CUDA's compute-sanitizer. The forked child execs
  * `compute-sanitizer --tool T <this harness> <same command line> --group-child SPEC`; the
  * sanitized process rebuilds the group (worker.c) and streams over the inherited pipe. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sched.c: runs a run's groups in worker children, up to cx->jobs at once, longest first, each
  * once its cases' data is made (what they send is read in sched_read.c). A worker serves one (backend, device, width),
  * group after group, until it dies or hangs (a fresh one takes the rest); plan_reuses_workers (parts.c) says where each

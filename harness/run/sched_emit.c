@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sched_emit.c: the scheduler's output side: what workers print, and rows. Groups finish in
  * any order; their rows go to the reports and the terminal strictly in group order, each
  * group after every earlier one (a group cut into parts reads as one), so JSON, JUnit and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sched_read.c: the scheduler's reading side: a worker's result pipe, record by record. Each
  * record is checked (protocol.h's fields), then checked to be the one due from where the worker
  * is (supervise.c's sup_due: a worker sends only what it was asked for); after a LAUNCH come the

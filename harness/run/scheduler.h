@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scheduler.h: the scheduler's state, shared by its three files: sched.c (workers: start,
  * assign, watch, reap), sched_read.c (their records and outputs, checked) and sched_emit.c
  * (rows out in group order, --maxfail, the status line, the end of the run). Not for the rest

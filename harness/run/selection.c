@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* selection.c: see selection.h. */
 #include "selection.h"
 

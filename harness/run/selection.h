@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* selection.h: result ids and selection by them. An id names one result, pasteable:
  * BACKEND:DEVICE:wWIDTH:LANG/KERNEL:CASE (sim:0:w32:cuda/sgemm_naive:edge_15x16x17); `run
  * --list` prints them, `--id` takes them back with a glob in any field, and `--rerun-failed`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shrink.c: --shrink. For a failing case, the smallest sizes that still fail with the same
  * verdict and classes, as property-based testing tools shrink a counterexample: rounds of
  * candidates (one size set to 1, halved or less one; seed, distribution, padding kept) run as

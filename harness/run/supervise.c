@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* supervise.c: the parent's side of a group. Each checked record of its worker becomes rows
  * (identity and case fields the parent's own, figures made from the outputs it sent by
  * verify.c, every verdict judged here), kept until sched_emit.c emits them in group order; a

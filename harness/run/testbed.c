@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testbed.c: one case in CUTLASS testbed's phases, on the worker's side. Initialize: every
  * buffer between guard bands (guard.h), inputs in, the outputs poisoned (the first padded), all
  * uploaded to pooled device buffers. Run: each launch from a fresh upload of the outputs and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testbed.h: one case of one kernel on an open backend, in phases (testbed.c), in a worker. It
  * hands on each launch's output and what it saw; the figures are verify.c's, in the parent, and
  * the verdict verdict.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trace.c: see trace.h. Events are kept in memory until the end: a forked worker's copy of
  * the buffer is never flushed (workers leave by _exit), and a crash of the run leaves no
  * half-written file that looks whole. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trace.h: `run --trace FILE`, where a run's wall time went, as Chrome trace events (open the
  * file in Perfetto or chrome://tracing): the probe, when each case's data and references were
  * made and on which thread, and which worker ran which group (or part) from when to when.

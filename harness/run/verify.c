@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* verify.c: see verify.h. What testbed.c did with the outputs before issue 27, moved to the one
  * process that holds the references: a kernel runs in its worker and can change anything there,
  * figures and records included, but not what the parent computes from the bytes it reads. */

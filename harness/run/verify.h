@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* verify.h: the parent's check of one case from what its worker sent (protocol.h). Each
  * launch's outputs, every output buffer in the layout's order as it came back from the device,
  * are judged here against references no worker holds: padding intact (on the first output), the

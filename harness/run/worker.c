@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* worker.c: the child side of the run. A worker serves one (backend, device, width): it opens
  * the backend and device once, then runs each group its parent sends (protocol.h), streaming
  * BEGIN, each launch's output, RESULT and DONE, keeping the context and a buffer pool between

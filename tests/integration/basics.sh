@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/basics.sh: bad input and exit codes, canaries and faults on the emulator and
 # lavapipe, users' kernels, the HIP backend, shards and baselines, bounds, runs that ran nothing.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/canaries.sh: the warp-size bug patterns' canaries on the emulator, the
 # gate GPU-less CI has: each is right at the widths it was written for and caught (XFAIL,
 # never XPASS) at the others, and its divergence does not depend on the schedule.

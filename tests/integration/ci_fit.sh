@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/ci_fit.sh: the harness inside other tools (issue 30): what make install
 # adds (man page, bash completion, CMake package, pkg-config file), the example CMake project
 # run by ctest against an installed harness, the GitHub Action's summary and annotations, and

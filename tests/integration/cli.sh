@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/cli.sh: the command line (issue 14), make install, the CI examples.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
 echo "integration: the command line (issue 14)"

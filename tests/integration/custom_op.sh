@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/custom_op.sh: op = custom (issue 28) with kernels of our own
 # (tests/data/custom/): a row softmax, a layer norm, an integer histogram with atomics and every
 # buffer type, role and tolerance form pass against their C references; their broken twins FAIL

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/fidelity.sh: where the emulator and lavapipe must judge a kernel as a GPU
 # would (issue 33): template shared memory per copy and poisoned before every block, the
 # checked and unchecked copies sharing no symbol, locals past a lane's stack named, failure

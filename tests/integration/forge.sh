@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/forge.sh: kernels that forge their verdicts instead of computing (issue 27,
 # tests/data/forge): records written into the result pipe, a reference copied from the memory
 # the worker shares with the harness. The parent judges each case from the outputs it reads,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/kernels_and_reports.sh: the emulator's exact access checks and schedules,
 # users' real-world sources and declared signatures, bench files, reports (JSON, JUnit, UTF-8,
 # write errors, NaN origins, SIGTERM) and the gate's input checks.
@@ -320,7 +321,7 @@ PY
     # The standard tier: long enough that the signal lands mid-run.
     "$H" run --backend sim --width 32 --tier standard --kernel 'cuda/sgemm_naive' --junit "$T/term.xml" --json "$T/term.jsonl" >"$T/out" 2>&1 &
     pid=$!
-    for _ in $(seq 1 100); do [ "$(wc -l <"$T/term.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.1; done
+    for _ in $(seq 1 300); do [ "$(wc -l <"$T/term.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.1; done
     kill -TERM $pid; wait $pid
     if xmllint --noout "$T/term.xml" 2>"$T/xml"; then ok "JUnit valid after SIGTERM"; else bad "JUnit valid after SIGTERM" "$T/xml"; fi
     if tail -1 "$T/term.jsonl" | grep -q '"record":"end".*"interrupted":true'; then ok "JSON ends with an end record saying interrupted"; else bad "JSON ends with an end record saying interrupted" "$T/term.jsonl"; fi

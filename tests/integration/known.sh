@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/known.sh: known-bug lists from the command line: `harness known-bugs
 # --from` drafts one from a run, --known-bugs adds it to the shipped list (and must exist),
 # its entries turn the listed failures into XFAIL, and a width column keeps an entry to its

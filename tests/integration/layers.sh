@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/layers.sh: the core's layers (abi < lib < core < report < run < cmd)
 # only reach down. Every quoted include resolves in its own layer or one below it, and the
 # build itself refuses an upward include: a file compiled with the core layer's include

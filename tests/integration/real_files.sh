@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/real_files.sh: users' files as they are written (issue 26): whole programs
 # (main, launches, the runtime API) on the emulator, a feature it does not model as a named SKIP,
 # the manifest's includes and defines for every compiler, HIP entries by their C++ names, and an

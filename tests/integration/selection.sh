@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/selection.sh: selections and options point at the mistake. A filter that
 # matches nothing is bad usage (exit 2) naming the filter and the closest name, in the run and
 # in `run --list` alike; a '-GLOB' item deselects; a mistyped option gets the closest one.

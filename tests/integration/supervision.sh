@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/supervision.sh: parallel runs, --maxfail, the status line, hostile kernels,
 # --sanitize, runaway processes, bounded inputs.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/trust.sh: inputs and results the harness must not trust blindly (issue 27):
 # the gate across device shards, runs that cannot prove they were whole, inputs that block or
 # explode, outputs that collide, and the emulator's cache of built kernels.
@@ -147,4 +148,19 @@ else
     mkdir -p "$T/d\$x"
     cp "$TD/good/gate.cu" "$TD/good/gate.manifest" "$T/d\$x/"
     expect_exit 0 "a source path holding \$ builds and passes" -- gate_run --manifest "$T/d\$x/gate.manifest"
+fi
+
+if [ -n "$(device_count sim)" ]; then
+    echo "integration: a kernel's grandchild that left its process group does not outlive the harness"
+    HB_TEST_ORPHAN_FILE="$T/orphan.pid" "$H" run --backend sim --width 32 --only-manifest \
+        --manifest tests/data/orphan/orphan.manifest --case sum_4097 --quiet >"$T/out" 2>&1
+    orphan=$(cat "$T/orphan.pid" 2>/dev/null)
+    if [ -z "$orphan" ]; then
+        bad "the orphan kernel started its grandchild" "$T/out"
+    elif kill -0 "$orphan" 2>/dev/null; then
+        bad "a setsid grandchild of a kernel is ended when the harness exits (pid $orphan still runs)" "$T/out"
+        kill -9 "$orphan" 2>/dev/null
+    else
+        ok "a setsid grandchild of a kernel is ended when the harness exits"
+    fi
 fi

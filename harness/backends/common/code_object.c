@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* code_object.c: the kernels a GPU code object defines, read from its file with no GPU API
  * (code_object.h), and the one a manifest's entry names. NVIDIA's cubin marks each kernel's
  * function symbol as an entry (STO_CUDA_ENTRY); an AMD code object gives each kernel a

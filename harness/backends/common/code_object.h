@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* code_object.h: the kernels a GPU code object file defines (code_object.c), read without any
  * GPU API, and the symbol a manifest's entry as written (`ns::gemm<16>`) names among them, for
  * backends that load modules by symbol (HIP's hipModuleGetFunction). Needs libstdc++'s

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* entry_name.h: a kernel's name as a manifest's `entry` writes it, from either that entry or a
  * demangled symbol, so the two compare: "void gemm<128u, 8>(float*, int)" and "gemm<128, 8>"
  * both become "gemm<128,8>". Header-only and API-free, for any backend that finds template

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hbc.h: what every backend would otherwise write again: the range check of a buffer
  * transfer, with one wording of its error. Header-only and API-free, so backends share it
  * without including each other. */

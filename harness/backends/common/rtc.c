@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rtc.c: the run-time compile helpers of rtc.h: whether a prebuilt product is the given
  * file's, unpredictable temporaries, and posix_spawn of a compiler with its output in a log
  * file (the cache itself is rtc_cache.c's). No shell is involved, so paths need no quoting.

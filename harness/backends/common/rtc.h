@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rtc.h: run-time kernel compiles shared by every backend, so users' own kernels run
  * without rebuilding the harness: may the prebuilt product serve this source (only the very
  * file it was built from), where does a run-time product go (a per-user cache named by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rtc_cache.c: the run-time compile cache of rtc.h: its per-user folder (checked to be ours
  * alone), products named by the SHA-256 of what their build read, a product's seal (its own
  * SHA-256, checked before it is used: a damaged or planted object is rebuilt, never loaded)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sha256.c: see sha256.h. Written from the standard's description: 64 rounds over a message
  * schedule of 16 words extended to 64, padding with 0x80, zeros and the 64-bit bit length. */
 #include "sha256.h"

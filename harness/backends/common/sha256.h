@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sha256.h: SHA-256 (FIPS 180-4) for the run-time compile cache: the name of a product is
  * the digest of everything its build read, and a product's digest is checked before it is
  * loaded. Our own small implementation; the backends link no crypto library. */

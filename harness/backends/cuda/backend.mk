@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # harness/backends/cuda/backend.mk: builds build/backends/hb_cuda.so (cudart + cuBLAS)
 # and one fatbin per kernels/cuda/*.cu (SASS + PTX for each of CUDA_ARCHS, default 90),
 # keeping each `ptxas -v` report as build/kernels/cuda/<stem>.ptxas.txt for the

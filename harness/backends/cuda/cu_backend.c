@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cu_backend.c: the CUDA backend (hb_cuda.so): devices, context, memory, launches with the
  * kernel's declared argument list (loading kernels is cu_module.c's), timed with events, and
  * cuBLAS SGEMM (full fp32) and a device-to-device copy as yardsticks. It offers width 32 only,

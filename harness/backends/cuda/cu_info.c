@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cu_info.c: what the CUDA compiler and the occupancy calculator say of a loaded kernel
  * (registers, shared and local memory, resident blocks per SM) and the device's DRAM
  * bandwidth, for `harness bench`. It launches nothing, and it cannot see clusters: the

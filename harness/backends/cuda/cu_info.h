@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cu_info.h: the CUDA backend's kernel figures (cu_info.c), apart from cu_backend.c so that
  * neither grows past what one reads at once. */
 #ifndef HB_CU_INFO_H

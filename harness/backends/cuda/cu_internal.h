@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cu_internal.h: what the CUDA backend's files share: cu_backend.c (devices, context, memory,
  * launches, cuBLAS, copies) and cu_module.c (loading kernels: prebuilt fatbins, or users'
  * sources compiled at run time, entries found by name as written). Private to this folder. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cu_module.c: loading a CUDA kernel. A shipped kernel runs from the fatbin make built for
  * it; a user's source is compiled at run time as the user's own build would compile it: with
  * nvcc for this device's architecture (host headers, `uint` and friends work), NVRTC only

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # backend.mk (hip): with hipcc, AMD code objects of every kernels/hip/*.hip for HIP_ARCHS (a
 # compile check: a port that does not build fails `make`; `make occupancy` reads them), and the
 # runtime backend hb_hip.so for one HIP_PLATFORM: amd (ROCm's libamdhip64) or nvidia (HIP on

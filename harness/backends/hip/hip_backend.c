@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hip_backend.c: the HIP backend, on the HIP platform backend.mk compiles it for: AMD (ROCm,
  * bundles build/kernels/hip/<stem>.hsaco) or NVIDIA (HIP mapped onto CUDA, build/kernels/hip-nv/
  * <stem>.fatbin). A kernel with no current product (a user's own) is compiled at run time by

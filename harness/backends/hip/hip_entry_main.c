@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hip_entry_main.c: `hip-entry-<platform> ARCH SOURCE ENTRY [INCLUDE_DIR...]` compiles SOURCE
  * as the HIP backend compiles a user's kernel at run time (hip_rtc.c) for the target ARCH
  * (gfx90a, sm_90), with no GPU, and prints the symbol that ENTRY as a manifest writes it names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hip_nv_driver.c (HIP's NVIDIA platform only): the four CUDA driver API calls that HIP's
  * header makes for modules (hipModuleLoad, hipModuleGetFunction, hipModuleUnload,
  * hipModuleLaunchKernel), forwarded to the driver through cudart's entry-point query. So

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hip_rtc.c: the run-time compile of a HIP source with no current product (a user's own
  * kernel) for the device's target, the symbol its entry as written names, and the line naming
  * the binary that runs: hipcc --genco on AMD; on NVIDIA nvcc, as make builds the shipped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hip_rtc.h: what differs between the two HIP platforms outside the HIP API itself: the
  * product make builds per kernel, the name reports carry, and the run-time compile of a source
  * with no current product. Nothing here calls HIP; hip_backend.c does. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # nv-smoke.sh: proves the HIP backend end to end on an NVIDIA GPU through HIP's NVIDIA platform
 # (run it on the H200, from the repository root, with build/ made or carried): `harness list`,
 # the standard tier on --backend hip, a user's .hip kernel compiled at run time and a crash

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # nvidia.mk (hip, for HIP_PLATFORM=nvidia): HIP on CUDA is header-only, so this copies HIP's
 # headers and the CUDA 13 overlay (nv-include/) into $(BUILD)/hip-nv, where the run-time compile
 # finds them too (the folder travels with build/ to a machine without HIP); builds each .hip with

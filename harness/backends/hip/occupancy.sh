@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # occupancy.sh: for each HIP code object and AMD target, reads the kernel metadata hipcc wrote
 # (registers, LDS, scratch, spills) and prints the occupancy it allows, next to the CUDA build's
 # ptxas figures for the same kernel. Exits 1 when a kernel's LDS cannot fit a target (or a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # backend.mk (sim): the CPU SIMT emulator. Builds the runtime (C) and compiles every CUDA and
 # HIP kernel source for the host with g++ and the device prelude, CUDA sources twice: as
 # written, and for the wave64 port check (width 64, sim_prelude.h). A kernel that does not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_abi.h: the contract between the emulator runtime (C, sim_sched.c) and the device
  * prelude compiled into every kernel .so (C++, sim_prelude.h). Kept C-compatible and tiny:
  * a lane finds its descriptor by masking its stack pointer, and reaches the runtime only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_atomic.h (part of sim_prelude.h): CUDA's and HIP's device atomics on 32- and 64-bit
  * integers, float and double. Blocks run on several workers, so they are real atomics (a
  * compare-and-swap loop on the value's bits), kept out of the instrumentation, which would

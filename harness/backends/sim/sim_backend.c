@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_backend.c: the "sim" backend's runtime: CUDA and HIP sources (sim_load.c) run on the
  * CPU at warp width 4 to 64, blocks spread over one worker per core (HB_SIM_THREADS), under
  * HB_SIM_SCHEDULE = mixed:SEED (default, seed 0), lockstep or random:SEED, every access of

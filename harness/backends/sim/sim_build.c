@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_build.c: run-time builds of kernel sources for the emulator into the per-user cache
  * (rtc.h), as nvcc and hipcc would build users' sources: runtime header included, no -Werror,
  * whole files with their host code (sim_rewrite.c, sim_host.h), the entry wrapped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_build.h: building kernel sources for the emulator at run time (sim_build.c), reading
  * what a build produced (sim_elf.c) and naming what a failed one lacks (sim_why.c). The
  * compiler, flags and paths come from backend.mk as SIM_KERNEL_* and SIM_* definitions. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_call.c: calls a kernel entry on the current lane with its arguments: a wrapped entry
  * (sim_wrap.cc) takes them as one array in the kernel's own order; a plain C entry of the op
  * ABIs takes pointers then int32s, one case per arity. It decides nothing about them:

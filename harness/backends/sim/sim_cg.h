@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_cg.h: the basics of cooperative groups (cooperative_groups.h): the thread block, its
  * tiles (tiled_partition<N>: sync, thread_rank, shfl*, ballot, any, all; tiled_partition(b, n):
  * sync, thread_rank) and cg::reduce with plus, less, greater and the bit operators. No grid

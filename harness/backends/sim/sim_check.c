@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_check.c: the slow path of the emulator's exact access checks, taken only when the
  * prelude's hooks (sim_hooks.h) find an access outside the launch's ranges: which buffer
  * argument it belongs to and where, and whether it lands in memory the emulator owns. The

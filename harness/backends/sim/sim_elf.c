@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_elf.c: finds a compiled kernel object's undefined thread-local symbols, which are its
  * `extern __shared__` declarations (the prelude makes __shared__ thread_local), so the link
  * can define them as dynamic shared memory; and whether its code calls the hooks of volatile

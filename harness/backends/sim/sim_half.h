@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_half.h: half precision (cuda_fp16.h, hip/hip_fp16.h) on GCC's _Float16: __half, __half2,
  * conversions, operators, the __h* functions and half2 basics. Each operation computes in
  * float and rounds once to half: the correctly rounded result a GPU gives for +, -, *, / and

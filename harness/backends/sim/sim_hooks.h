@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_hooks.h (part of sim_prelude.h): exact access checking. Kernels are compiled with GCC's
  * ThreadSanitizer instrumentation and no TSan runtime, so every plain load and store of kernel
  * code calls a __tsan_* hook below: it passes the lane's own stack, the block's shared memory

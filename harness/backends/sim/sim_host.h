@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_host.h: what whole files need of the CUDA and HIP runtimes' host side to build for the
  * emulator as they build for nvcc and hipcc: main() beside the kernels, launches, allocations,
  * events, streams, device queries. The harness never runs host code (it calls the kernels

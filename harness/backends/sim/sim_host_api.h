@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_host_api.h: the host API that the CUDA and HIP runtimes spell alike but for their prefix,
  * included once per dialect with SIM_API(x) pasting it (cudaMalloc, hipMalloc), after the
  * dialect's own types (sim_host_cuda.h, sim_host_hip.h: SIM_API(Error_t), Stream_t and

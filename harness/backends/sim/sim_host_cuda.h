@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_host_cuda.h: the CUDA runtime's host API for whole files on the emulator (sim_host.h): its
  * own types, error codes and device attributes, then the API it shares with HIP
  * (sim_host_api.h, prefixed cuda). Included by the cuda_runtime.h shim after the prelude. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_host_hip.h: the HIP runtime's host API for whole files on the emulator (sim_host.h): its
  * own types, error codes and device attributes, hipLaunchKernelGGL, then the API it shares with
  * CUDA (sim_host_api.h, prefixed hip). Included by the hip/hip_runtime.h shim after the prelude. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_internal.h: what the sim backend's two halves share: the runtime (sim_backend.c:
  * devices, buffers, schedules, launches, faults) and the loader (sim_load.c: which binary
  * runs a kernel, building it, dlopen). Not part of any interface outside this folder. */

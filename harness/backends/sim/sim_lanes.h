@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_lanes.h: the scheduler's private state, shared by its files: sim_sched.c (lanes as
  * fibers, sync points, faults, running a block), sim_warp.c (completing warp collectives) and
  * sim_overflow.c (naming a stack overflow). Nothing outside the scheduler includes it:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_launch.c: what one launch of the sim backend needs before it runs and reports after:
  * the kernel's arguments (in its own order for a wrapped entry), the ranges its accesses are
  * checked against, its schedule and seed, and the workers' fault records merged. It runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_load.c: which binary runs a kernel on the emulator, and loading it. A shipped source
  * (rtc_shipped) with a current make product and the op's plain C entry runs that product;
  * everything else (a user's file, whatever its name; a template-id or C++ entry; a declared

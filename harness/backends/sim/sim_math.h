@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_math.h (part of sim_prelude.h): CUDA's and HIP's arithmetic intrinsics that glibc's
  * <cmath> does not already provide, the fast ones computed exactly (their tolerances allow
  * it), plus bit casts, min/max and __ldg. __expf, __logf, __sinf, __cosf and __powf come

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_overflow.c: a lane whose locals outgrow its stack (a 96 KiB local array is valid CUDA)
  * hits the guard page below it; kernels are built with -fstack-clash-protection, so a large
  * frame probes its way down instead of jumping over the guard into the next lane's stack. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_prelude.h: the device side of CUDA and HIP, for compiling kernel sources unchanged as
  * host C++ for the CPU SIMT emulator (through the cuda_runtime.h and hip/hip_runtime.h shims
  * in include/, which run-time builds include implicitly as nvcc and hipcc do). Device code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_rewrite.c: what nvcc and hipcc accept in a whole file and g++ does not, rewritten in its
  * preprocessed source token by token (string and character literals, comments and system
  * headers left alone), then the unroll pragmas (sim_unroll.c). Launches `k<<<cfg>>>(args)`

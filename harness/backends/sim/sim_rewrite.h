@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_rewrite.h: a preprocessed CUDA or HIP source made g++'s (sim_rewrite.c): launches, main(),
  * __noinline__, members named like built-ins, and the unroll pragmas (sim_unroll.c). */
 #ifndef SIM_REWRITE_H

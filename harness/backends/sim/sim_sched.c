@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_sched.c: the emulator's core. A block's threads are contexts on small stacks of one
  * OS thread, switched only at sync points: __syncthreads, warp collectives (sim_warp.c) and
  * volatile accesses (own x86-64 switch; ucontext elsewhere or with -DSIM_UCONTEXT). Random

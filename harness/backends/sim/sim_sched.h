@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_sched.h: runs one block of emulated GPU threads on the calling OS thread, as
  * lightweight contexts switched only at barriers and warp collectives, and records the
  * accesses its lanes make outside their launch's ranges. Knows nothing of kernels' files or

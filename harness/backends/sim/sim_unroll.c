@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_unroll.c: CUDA's and HIP's `#pragma unroll [N]` as GCC's `#pragma GCC unroll N`, in a
  * kernel's preprocessed source. g++ ignores the CUDA spelling, so a loop over a register
  * array (a thread's 8 x 8 accumulators) stayed rolled, the array stayed in memory and every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_unroll.h: unroll pragmas spelled for nvcc, rewritten for g++ (sim_unroll.c). */
 #ifndef SIM_UNROLL_H
 #define SIM_UNROLL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_vec.h (part of sim_prelude.h): CUDA's vector types (char1 .. double4) with their
  * make_ functions and CUDA's sizes and alignments. A 2- or 4-wide type is one vector load or
  * store on a GPU, which faults when its address is not aligned to the type: copying one

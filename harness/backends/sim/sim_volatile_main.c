@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_volatile_main.c: sim_elf_calls_volatile for backend.mk, which builds a shipped
  * kernel's unchecked copy only when its object makes no volatile access.
  *   sim-volatile OBJECT: exit 0 it does, 1 it does not, 2 unreadable (the message on stderr). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_warp.c: completes warp collectives (shuffles, votes, __syncwarp, volatile lockstep)
  * once a warp's lanes have all stopped, in lane order or, under the random schedule, for a
  * random subset of the waiting warps so that warps drift apart. Runs on the scheduler's side

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_why.c: turns a failed emulator build into a message that names what the source uses
  * and the emulator does not model (inline assembly, textures, a runtime function it does not
  * declare, a missing header...), read from the compiler's log by a table of patterns, with the

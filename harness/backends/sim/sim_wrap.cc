@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_wrap.cc: the entry of a user's kernel, a template-id or a declared parameter list,
  * compiled with the source -include'd first and SIM_ENTRY set to the entry as written
  * (`sgemm<128, 128, 8, 8, 8>`): it takes the arguments as one array in the kernel's order and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # harness/backends/vulkan/backend.mk: builds the Vulkan backend (build/backends/hb_vulkan.so)
 # and every kernels/vulkan/*.comp as build/kernels/glsl/<stem>.spv, when glslc and the Vulkan
 # headers are present; otherwise it only records why it was skipped. Included by GNUmakefile.

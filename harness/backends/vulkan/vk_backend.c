@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vk_backend.c: the Vulkan backend's entry and context: device listing, open and close
  * (instance and device inspection in vk_device.c, memory in vk_mem.c, shaders and launches
  * in vk_kernel.c, error text in vk_error.c). It does not pick a device

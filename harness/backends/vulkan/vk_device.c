@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vk_device.c: the Vulkan instance (with the validation layer when asked for), the devices
  * with a compute queue, and what each offers: properties, subgroup size control and the
  * widths the harness runs at (lavapipe: LP_NATIVE_VECTOR_WIDTH). Opens no device. */

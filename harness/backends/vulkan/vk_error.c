@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vk_error.c: the Vulkan backend's error text: VkResult names, the context's message, and
  * the validation layer's first error. The bottom of the backend: it calls no other file. */
 #include <stdio.h>

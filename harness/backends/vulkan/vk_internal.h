@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vk_internal.h: state shared by the Vulkan backend's files, which call downwards only:
  * vk_backend.c (entry, open, close) over vk_device.c (instance, devices, widths), vk_mem.c
  * (memory, transfers, submission) and vk_kernel.c (shaders, launches), all over vk_error.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vk_kernel.c: loading compute shaders (prebuilt SPIR-V, GLSL compiled with glslc at run time
  * when no current build product exists, or SPIR-V given directly) and launching them.
  * The manifest's block is passed as specialization constants 0, 1, 2; buffers are bound as set

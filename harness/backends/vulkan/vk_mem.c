@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vk_mem.c: the Vulkan backend's buffers, host transfers, device-to-device copies and the
  * one-command-buffer submit-and-wait path every operation shares (with timestamps). Memory is
  * host-visible where the device has one heap and device-local behind staging otherwise.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vk_poison.c: rewrites a compute shader's SPIR-V at load so that its workgroup memory is the
  * poison in every workgroup, as the emulator's shared memory is in every block: drivers promise
  * nothing there, and lavapipe leaves whatever the last workgroup on the same pool thread wrote.

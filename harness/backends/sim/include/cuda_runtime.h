@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cuda_runtime.h (emulator shim): selects the CUDA dialect (32-bit lane masks) of the
  * CPU SIMT emulator's device prelude, unless a HIP header came first, and declares the CUDA
  * runtime's host API (sim_host_cuda.h), which host code may call but the emulator never runs.

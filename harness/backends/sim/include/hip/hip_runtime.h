@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hip/hip_runtime.h (emulator shim): selects the HIP dialect (64-bit lane masks) of the
  * CPU SIMT emulator's device prelude, unless a CUDA header came first, and declares the HIP
  * runtime's host API (sim_host_hip.h), which host code may call but the emulator never runs.
