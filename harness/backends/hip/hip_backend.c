@@ -495,4 +495,9 @@ static const struct hb_backend hip_backend = {
     .kernel_origin = hip_kernel_origin,
 };
 
-const struct hb_backend *hb_backend_entry(void) { return &hip_backend; }
+/* Before any call into the driver, which reads the setting when it makes a context. */
+const struct hb_backend *hb_backend_entry(void)
+{
+    hbc_one_work_queue();
+    return &hip_backend;
+}
