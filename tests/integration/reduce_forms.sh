@@ -21,6 +21,9 @@ else
         "all(r['elements'] == 1 for r in find(kernel='atomic_sum_i32'))"
     json_check "an f64 sum is judged against f64's epsilon (its figures are not f32's)" "$T/rt.jsonl" \
         "any(r['max_ratio'] > 0 for r in find(kernel='sum_f64')) and all(r['max_ulp'] < 1000 for r in find(kernel='sum_f64'))"
+    reduce_run --backend sim --width 64 --manifest "$R/typed_hip.manifest" --json "$T/rh.jsonl"
+    json_check "the HIP forms (i32 sum, u32 max, f64 sum, atomicMax total) pass on wave64" "$T/rh.jsonl" \
+        "len(recs) == 4 * 19 and all(r['verdict'] == 'PASS' and r['lang'] == 'hip' for r in recs)"
     expect_exit 0 "typed rows compared with their own baseline: no difference" -- "$H" run --only-manifest \
         --cases "$R/typed.cases" --backend sim --width 8,32,64 --manifest "$R/typed.manifest" --compare "$T/rt.base" --quiet
     if grep -q "Baseline: 0 failing differences" "$T/out"; then ok "... and it says so"; else bad "... and it says so" "$T/out"; fi
