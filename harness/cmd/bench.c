@@ -21,6 +21,7 @@
 #include "loader.h"
 #include "manifest.h"
 #include "probe.h"
+#include "reduce.h"
 #include "run.h"
 
 #define BENCH_TIMEOUT_MS 600000
@@ -90,14 +91,18 @@ static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
     c.seed = (uint64_t)n;
     size_t elems[3] = {(size_t)n * (sgemm ? (size_t)n : 1), sgemm ? (size_t)n * n : 0, sgemm ? (size_t)n * n : 0};
     if (!sgemm)
-        elems[1] = job->what == BENCH_COPY ? elems[0] : (size_t)((n + k->chunk - 1) / k->chunk);
+        elems[1] = job->what == BENCH_COPY ? elems[0] : (size_t)red_outputs(k, n);
+    /* A reduction's x and partials in its types (reduce.h); everything else is float. */
+    enum hb_type types[3] = {TY_F32, TY_F32, TY_F32};
+    if (!sgemm && k && job->what != BENCH_COPY)
+        types[0] = (enum hb_type)k->reduce.type, types[1] = red_partial_type(types[0]);
     /* The op's layout of the case (row-major, so every leading dimension is n; alpha 1, beta
      * 0), bound as the testbed binds it: a kernel's declared `args` are honoured. */
     struct op_layout lay;
     memset(&lay, 0, sizeof lay);
     lay.n_bufs = sgemm ? 3 : 2;
     for (int b = 0; b < lay.n_bufs; b++)
-        lay.bytes[b] = elems[b] * sizeof(float);
+        lay.bytes[b] = elems[b] * ty_get(types[b])->size;
     lay.n_ints = sgemm ? 6 : 1;
     for (int i = 0; i < lay.n_ints; i++)
         lay.ints[i] = (int32_t)n;
@@ -111,9 +116,12 @@ static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
         failed = be->alloc(ctx, bytes, &args.bufs[b]) != HB_OK;
         if (!failed && b < args.n_bufs - 1) {
             float *host = xcalloc(elems[b], sizeof(float));
-            gen_fill(host, elems[b], &c, sgemm ? n : k ? k->chunk : 1, b);
-            failed = be->upload(ctx, args.bufs[b], 0, host, bytes) != HB_OK;
-            free(host);
+            unsigned char *typed = xcalloc(elems[b] + 1, ty_get(types[b])->size);
+            gen_fill(host, elems[b], &c, sgemm ? n : k && k->chunk ? k->chunk : n, b);
+            for (size_t i = 0; i < elems[b]; i++)
+                ty_store(types[b], typed + i * ty_get(types[b])->size, host[i]);
+            failed = be->upload(ctx, args.bufs[b], 0, typed, bytes) != HB_OK;
+            free(host), free(typed);
         }
     }
     unsigned grid[3] = {1, 1, 1};
@@ -122,7 +130,7 @@ static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
     if (!failed && job->what == BENCH_KERNEL && kern_grid(k, &c, grid, &err))
         snprintf(m->err, sizeof m->err, "%.250s", err.msg);
     else if (!failed)
-        ms = bench_time_launches(be, ctx, kern, job->what, grid, &args, elems[0] * sizeof(float), job->o->runs);
+        ms = bench_time_launches(be, ctx, kern, job->what, grid, &args, lay.bytes[0], job->o->runs);
     if (ms < 0 && !m->err[0])
         snprintf(m->err, sizeof m->err, "size %ld: %.230s", n, be->last_error(ctx));
     for (int b = 0; b < args.n_bufs; b++)
