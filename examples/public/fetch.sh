@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Fetches the public code bases the walk-throughs judge, each at its pinned commit, into
-# examples/public/PROJECT/src (git-ignored: their code is never committed here).
+# examples/public/PROJECT/src (git-ignored: their code is never committed here): the folders
+# holding the files source.txt lists, each of which must be there.
 # Usage: examples/public/fetch.sh [PROJECT...]   (default: every folder with a source.txt)
 # HB_PUBLIC_MIRROR=DIR clones from DIR/OWNER+NAME/repo (a local bare mirror) instead of GitHub.
 set -euo pipefail
@@ -26,7 +27,15 @@ fetch_one() {
   [[ -z "${HB_PUBLIC_MIRROR:-}" ]] || url=$HB_PUBLIC_MIRROR/${repo/\//+}/repo
   rm -rf "$into"
   git clone -q --no-checkout "$url" "$into"
+  # Only the folders of the files the manifests use: some suites are hundreds of megabytes.
+  local files dirs=()
+  read -r -a files <<<"$(field files "$meta")"
+  for f in "${files[@]}"; do dirs+=("/$(dirname "$f")/"); done
+  [[ ${#dirs[@]} -eq 0 ]] || git -C "$into" sparse-checkout set --no-cone "${dirs[@]}"
   git -C "$into" checkout -q "$commit"
+  for f in "${files[@]}"; do
+    [[ -f "$into/$f" ]] || { echo "fetch.sh: $project: $f is not in $repo at $commit" >&2; return 1; }
+  done
   echo "$project: $repo at $commit ($(field licence "$meta"))"
 }
 
