@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # tests/integration/forge.sh: kernels that forge their verdicts instead of computing (issue 27,
-# tests/data/forge): records written into the result pipe, a reference copied from the memory
-# the worker shares with the harness. The parent judges each case from the outputs it reads,
+# tests/data/forge): records written into the result pipe (a SKIP claimed at load included), a
+# reference copied from the memory the worker shares with the harness. The parent judges each case from the outputs it reads,
 # with references no worker holds, so a forgery is an ERROR or a FAIL and the run exits 1.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
 if [ -z "$(device_count sim)" ]; then
@@ -25,6 +25,13 @@ else
         if [ $rc = 1 ]; then ok "a DONE forged mid-case: the run fails (exit 1)"; else bad "a DONE forged mid-case: exit $rc, want 1" "$T/out"; fi
         json_check "... every case still has its row, an ERROR" "$T/done.jsonl" \
             "[r['verdict'] for r in recs] == ['ERROR', 'ERROR']"
+        HB_FORGE_RECORD="$("$T/record_layout")" timeout 120 "$H" run --backend sim --width 32 --only-manifest \
+            --manifest "$FM" --kernel forge_skip --json "$T/skip.jsonl" >"$T/out" 2>&1
+        rc=$?
+        if [ $rc = 1 ]; then ok "a SKIP claimed by a kernel's static constructor: the run fails (exit 1)"
+        else bad "a SKIP claimed by a kernel's static constructor: exit $rc, want 1" "$T/out"; fi
+        json_check "... its group is an ERROR saying the SKIP came after the kernel's code could run" "$T/skip.jsonl" \
+            "[r['verdict'] for r in recs] == ['ERROR'] and 'not believed' in recs[0]['why']"
     else
         bad "tests/data/forge/record_layout.c builds against protocol.h" "$T/out"
     fi
