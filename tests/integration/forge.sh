@@ -41,5 +41,20 @@ else
     if [ $rc = 1 ]; then ok "a kernel that copies the reference from shared memory: the run fails (exit 1)"; else bad "a reference thief: exit $rc, want 1" "$T/out"; fi
     json_check "... no case passes: no worker holds the references or can read the parent's" "$T/steal.jsonl" \
         "len(recs) == 12 and not any(r['verdict'] == 'PASS' for r in recs)"
+    # Address space of the host's memory, no more: the arena's reservation (twice that) is
+    # refused, and the run's data is made on the heap the workers inherit.
+    (ulimit -v "$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
+        timeout 300 "$H" run --backend sim --width 32 --only-manifest --manifest "$FM" --kernel forge_reference \
+            --json "$T/heap.jsonl" >"$T/out" 2>&1)
+    rc=$?
+    if [ $rc = 1 ]; then ok "... with no arena (its address space refused): the run still fails (exit 1)"
+    else bad "a reference thief with no arena: exit $rc, want 1" "$T/out"; fi
+    json_check "... no case passes: the references are in mappings no worker inherits" "$T/heap.jsonl" \
+        "len(recs) == 12 and not any(r['verdict'] == 'PASS' for r in recs)"
+    timeout 300 "$H" run --backend sim --width 32 --only-manifest --manifest "$FM" --kernel forge_reference \
+        --case sum_4097 --shrink >"$T/out" 2>&1
+    if grep -q "^shrink: .*forge_reference:sum_4097 FAIL wrong: still fails at n=1" "$T/out"; then
+        ok "--shrink's trials (made after the arena is sealed): the thief fails every one, down to n=1"
+    else bad "--shrink's trials: the thief fails every one, down to n=1" "$T/out"; fi
     unset XDG_CACHE_HOME
 fi
