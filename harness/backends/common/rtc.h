@@ -3,8 +3,7 @@
  * without rebuilding the harness: may the prebuilt product serve this source (only the very
  * file it was built from), where does a run-time product go (a per-user cache named by the
  * SHA-256 of what the build reads, the preprocessed source included, each product sealed:
- * rtc_cache.c), running a compiler
- * without a shell, and naming the binary that ran.
+ * rtc_cache.c), running a compiler without a shell, and naming the binary that ran.
  * It knows no GPU API and never decides a verdict: callers map failures to their status. */
 #ifndef HB_RTC_H
 #define HB_RTC_H

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* rtc_cache.c: the run-time compile cache of rtc.h: its per-user folder (checked to be ours
  * alone), products named by the SHA-256 of what their build read (the source preprocessed by
- * its own compile command, so its headers count), a product's seal (its own
- * SHA-256, checked before it is used: a damaged or planted object is rebuilt, never loaded)
- * and each build's scratch folder, which a build killed halfway leaves for the next one to
- * remove. */
+ * its own compile command, so its headers count), a product's seal (its own SHA-256, checked
+ * before it is used: a damaged or planted object is rebuilt, never loaded) and each build's
+ * scratch folder, which a build killed halfway leaves for the next one to remove. */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
