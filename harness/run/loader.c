@@ -90,6 +90,8 @@ static size_t ldr_table_bytes(int abi)
         return offsetof(struct hb_backend, upload_many);
     if (abi < 6)
         return offsetof(struct hb_backend, caps);
+    if (abi < 8)
+        return offsetof(struct hb_backend, prepare);
     return sizeof(struct hb_backend);
 }
 
