@@ -83,12 +83,15 @@ struct sim_worker {
     char stop[256];
 };
 
-/* A draw in [0, n) from the block's seeded stream. Inline: the random schedule draws once per
- * lane per pass, and a call through the PLT cost more than the draw. */
+/* A draw in [0, n) from the block's seeded stream: splitmix64, whose state only steps by a
+ * constant, so successive draws (a pass's shuffle) do not wait on each other's multiplies as
+ * they did when each draw was the hash of the one before. Inline: the random schedule draws
+ * once per lane per pass, and a call through the PLT cost more than the draw. */
 static inline uint32_t sim_rand_below(struct sim_worker *w, uint32_t n)
 {
-    w->rng = sim_mix(w->rng);
-    return (uint32_t)((w->rng >> 32) * n >> 32);
+    uint64_t x = sim_mix(w->rng);
+    w->rng += 0x9e3779b97f4a7c15ull;
+    return (uint32_t)((x >> 32) * n >> 32);
 }
 
 /* sim_warp.c */
