@@ -13,7 +13,7 @@ import json
 import re
 import sys
 
-TIMING = ("kernel_ms", "child_ms", "start", "command")
+TIMING = ("kernel_ms", "first_launch_ms", "child_ms", "start", "command")
 
 
 def rows(path):

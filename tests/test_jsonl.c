@@ -51,6 +51,7 @@ static struct rep_result full_record(void)
         r.cmp.heat[i] = (unsigned char)(i % 253);
     r.output_hash = 0xe850fa98ffa4a951ull;
     r.kernel_ms = 70.5;
+    r.first_launch_ms = 93.25;
     r.child_ms = -INFINITY;
     r.threads = 250112;
     r.group_row = 0;
@@ -107,6 +108,7 @@ static void assert_same(const struct rep_result *a, const struct rep_result *b)
     ck_assert_mem_eq(a->cmp.heat, b->cmp.heat, sizeof a->cmp.heat);
     ck_assert_uint_eq(a->output_hash, b->output_hash);
     ck_assert(same_double(a->kernel_ms, b->kernel_ms));
+    ck_assert(same_double(a->first_launch_ms, b->first_launch_ms));
     ck_assert(same_double(a->child_ms, b->child_ms));
     ck_assert_uint_eq(a->threads, b->threads);
 }

@@ -401,6 +401,7 @@ START_TEST(parallel_run_gives_the_serial_rows)
     ck_assert_int_ge(n1, 9);
     for (int i = 0; i < n1; i++) {
         serial[i].kernel_ms = parallel[i].kernel_ms = 0;
+        serial[i].first_launch_ms = parallel[i].first_launch_ms = 0;
         serial[i].child_ms = parallel[i].child_ms = 0;
         ck_assert_msg(!memcmp(&serial[i], &parallel[i], sizeof serial[i]), "row %d: %s/%s %s differs", i,
                       serial[i].kernel, serial[i].case_name, parallel[i].case_name);

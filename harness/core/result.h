@@ -39,11 +39,12 @@ struct rep_result {
     char dist[12];
     uint64_t seed;
     struct cmp_result cmp;
-    uint64_t output_hash; /* FNV-1a of the output bits, for baselines */
-    double kernel_ms;     /* device time of the fastest launch of the case */
-    double child_ms;      /* whole case in the child: uploads, launches, checks */
-    uint64_t threads;     /* threads launched per launch */
-    char binary[1024];    /* which binary ran (backend's kernel_origin), "" when not said */
+    uint64_t output_hash;   /* FNV-1a of the output bits, for baselines */
+    double kernel_ms;       /* device time of the fastest launch of the case */
+    double first_launch_ms; /* device time of its first launch (the emulator's checked one) */
+    double child_ms;        /* whole case in the child: uploads, launches, checks */
+    uint64_t threads;       /* threads launched per launch */
+    char binary[1024];      /* which binary ran (backend's kernel_origin), "" when not said */
 };
 
 /* What a run was: written first in the JSON lines and the JUnit properties, and what a

@@ -104,6 +104,7 @@ const struct jf_field jf_result[] = {
     RIF("heat_cols", NULL, JF_LONG, cmp.heat_cols, has_shape),
     R("output_hash", JF_HASH, output_hash),
     R("kernel_ms", JF_DOUBLE, kernel_ms),
+    R("first_launch_ms", JF_DOUBLE, first_launch_ms),
     R("child_ms", JF_DOUBLE, child_ms),
     R("threads", JF_U64, threads),
     R("group_row", JF_INT, group_row),

@@ -32,12 +32,12 @@ struct run_ctx {
     struct known_set known;
     struct case_data *data; /* one per case, in catalogue order */
     struct rep_sink sink;
-    struct out_opts out;        /* after-run outputs, opened and checked before the run */
-    double kernel_ms, child_ms; /* sums of the rows' figures (the fastest launch per case) */
-    double device_ms;           /* device time of every launch, repeats and hangs included */
-    int silent;                 /* results go to the sink only, not stdout (shrink.c's trials) */
+    struct out_opts out;                         /* after-run outputs, opened and checked before the run */
+    double kernel_ms, first_launch_ms, child_ms; /* sums of the rows' figures */
+    double device_ms;                            /* device time of every launch, repeats and hangs included */
+    int silent;                                  /* results go to the sink only, not stdout (shrink.c's trials) */
     uint64_t threads_by_backend[LDR_MAX];
-    double kernel_ms_by_backend[LDR_MAX];
+    double kernel_ms_by_backend[LDR_MAX], first_launch_ms_by_backend[LDR_MAX];
     double phase_ms[PH_COUNT]; /* children's time by phase, summed over all of them */
     double busy_ms;            /* worker lifetimes, summed: the run's parallel capacity used */
     double report_ms;          /* the parent writing rows into the reports */

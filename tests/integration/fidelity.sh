@@ -41,6 +41,18 @@ else
         "$T/big.jsonl" \
         'len(recs) == 1 and recs[0]["verdict"] == "ERROR" and "crash" in recs[0]["classes"] and "of block (0,0,0) overflowed its " in recs[0]["why"] and "KiB stack, an emulator limit (88-120 KiB a thread" in recs[0]["why"]'
 
+    echo "integration: the checked first launch is reported apart from the fastest (issue 31)"
+    "$H" run --backend sim --width 32 --kernel cuda/sgemm_tiled --case exact_65x64x63 --repeats 3 \
+        --json "$T/first.jsonl" >"$T/out" 2>&1
+    json_check "a case's first launch (checked) is first_launch_ms, beside its fastest launch (kernel_ms)" "$T/first.jsonl" \
+        'len(recs) == 1 and recs[0]["first_launch_ms"] > 0 and recs[0]["first_launch_ms"] >= recs[0]["kernel_ms"] > 0'
+    if grep -q '; first launches [0-9.]* s, the fastest launch of each case [0-9.]* s)' "$T/out" &&
+        grep -q '^Emulator: .* emulated threads per second in first launches (checked; .* in the fastest launch of each case' "$T/out"; then
+        ok "the timing line and the emulator's threads-per-second line say which launches they count"
+    else
+        bad "the timing line and the emulator's threads-per-second line say which launches they count" "$T/out"
+    fi
+
     echo "integration: failure lines show what the case ran with"
     "$H" run --backend sim --width 32 --kernel cuda/fault_crash >"$T/out" 2>&1
     if grep -q 'fault_crash:edge_1x2x3 .*\[1x2x3 uniform seed' "$T/out" && ! grep -q 'alpha 0' "$T/out"; then

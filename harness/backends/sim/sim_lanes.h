@@ -75,14 +75,26 @@ struct sim_worker {
     uint32_t n;
     uint64_t rng;
     uint64_t linear;                /* the block running */
+    uint32_t pass_k, pass_m;        /* the pass runs order[0..pass_m): order[pass_k] has the turn */
+    uint32_t yielded;               /* lanes of this pass that only yielded */
     struct sim_range shared;        /* the kernel's shared memory on this thread */
     struct sim_fault_rec faults[2]; /* reads, writes */
     int stopped;                    /* a lane made an access the emulator stopped: why is in stop */
     char stop[256];
 };
 
+/* A draw in [0, n) from the block's seeded stream: splitmix64, whose state only steps by a
+ * constant, so successive draws (a pass's shuffle) do not wait on each other's multiplies as
+ * they did when each draw was the hash of the one before. Inline: the random schedule draws
+ * once per lane per pass, and a call through the PLT cost more than the draw. */
+static inline uint32_t sim_rand_below(struct sim_worker *w, uint32_t n)
+{
+    uint64_t x = sim_mix(w->rng);
+    w->rng += 0x9e3779b97f4a7c15ull;
+    return (uint32_t)((x >> 32) * n >> 32);
+}
+
 /* sim_warp.c */
-uint32_t sim_rand_below(struct sim_worker *w, uint32_t n);
 /* Completes one pending collective in every stopped warp (lockstep) or in a random
  * non-empty subset of them (random). Returns whether any completed. */
 int sim_resolve_warps(struct sim_worker *w, uint32_t n_warps);

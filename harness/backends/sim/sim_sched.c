@@ -37,17 +37,19 @@ static char *sim_stack_top(struct sim_worker *w, uint32_t i)
 /* ---- context switching ---- */
 
 #ifndef SIM_USE_UCONTEXT
-/* sim_switch_in (scheduler to lane) and sim_switch_out (lane to scheduler) save the
- * callee-saved registers on the current stack, store the stack pointer in *save and resume
- * the context whose stack pointer is `to`, at the return address its own switch call left.
- * They resume with an indirect jump, one per direction, not `ret`: the return predictor
- * always guesses the caller of the switch, wrong on every switch, while each jump's target
- * repeats (the scheduler's one call site; a lane at the same barrier as the lane before it).
+/* sim_switch_in (scheduler to lane), sim_switch_out (lane to scheduler) and sim_switch_lane
+ * (lane to the next lane of the pass) save the callee-saved registers on the current stack,
+ * store the stack pointer in *save and resume the context whose stack pointer is `to`, at the
+ * return address its own switch call left. They resume with an indirect jump, one per kind,
+ * not `ret`: the return predictor always guesses the caller of the switch, wrong on every
+ * switch, while each jump's target repeats (the scheduler's one call site; a lane at the same
+ * barrier as the lane before it).
  * The emulator's quick tier took 17% less CPU on a 2-core CI machine, 5% on the GPU host's
  * CPU. A fresh lane's stack is built so that the first switch resumes sim_fiber_entry with
  * the lane in rbx. MXCSR and the x87 control word are not switched: kernels never change them. */
 void sim_switch_in(void **save, void *to) __attribute__((visibility("hidden")));
 void sim_switch_out(void **save, void *to) __attribute__((visibility("hidden")));
+void sim_switch_lane(void **save, void *to) __attribute__((visibility("hidden")));
 void sim_fiber_entry(void) __attribute__((visibility("hidden")));
 void sim_fiber_main(struct sim_lane *l) __attribute__((visibility("hidden"), used, noreturn));
 #define SIM_SWITCH_ASM(name)                                                                                           \
@@ -57,7 +59,7 @@ void sim_fiber_main(struct sim_lane *l) __attribute__((visibility("hidden"), use
     "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"                                   \
     "  popq %rcx\n  jmp *%rcx\n"                                                                                       \
     ".size " name ", .-" name "\n"
-__asm__(".text\n" SIM_SWITCH_ASM("sim_switch_in") SIM_SWITCH_ASM("sim_switch_out"));
+__asm__(".text\n" SIM_SWITCH_ASM("sim_switch_in") SIM_SWITCH_ASM("sim_switch_out") SIM_SWITCH_ASM("sim_switch_lane"));
 __asm__(".text\n.globl sim_fiber_entry\n.hidden sim_fiber_entry\n.type sim_fiber_entry,@function\n"
         "sim_fiber_entry:\n"
         "  movq %rbx, %rdi\n  call sim_fiber_main\n  ud2\n"
@@ -75,6 +77,7 @@ static void sim_lane_prepare(struct sim_worker *w, uint32_t i)
 }
 #define SIM_SWITCH_TO_LANE(w, slot) sim_switch_in(&(w)->sched_sp, (slot)->sp)
 #define SIM_SWITCH_TO_SCHED(w, slot) sim_switch_out(&(slot)->sp, (w)->sched_sp)
+#define SIM_SWITCH_LANES(from, to) sim_switch_lane(&(from)->sp, (to)->sp)
 #else
 static void sim_fiber_main(struct sim_lane *l) __attribute__((noreturn));
 static void sim_fiber_start(unsigned hi, unsigned lo)
@@ -93,6 +96,7 @@ static void sim_lane_prepare(struct sim_worker *w, uint32_t i)
 }
 #define SIM_SWITCH_TO_LANE(w, slot) swapcontext(&(w)->sched_uc, &(slot)->uc)
 #define SIM_SWITCH_TO_SCHED(w, slot) swapcontext(&(slot)->uc, &(w)->sched_uc)
+#define SIM_SWITCH_LANES(from, to) swapcontext(&(from)->uc, &(to)->uc)
 #endif
 
 /* The scheduler side of a switch into lane i and back. */
@@ -121,12 +125,51 @@ static void sim_yield(struct sim_lane *l)
 #endif
 }
 
+/* Ends the turn of the lane that has it: the next lane of the pass, or NULL when the
+ * scheduler runs next (the pass is over, a lane stopped the block). A lane hands the turn
+ * on itself, one switch where going through the scheduler took two. Under ASan every turn
+ * goes back to the scheduler, whose stack the fiber annotations name. */
+static struct sim_slot *sim_next_turn(struct sim_worker *w)
+{
+    uint32_t k = ++w->pass_k;
+    /* The lane after the next one: its saved registers, the frames it returns through and its
+     * descriptor are cold by the time it runs (every other lane of the block ran since), so
+     * they are fetched while the next one runs (reduce_generic's repeats 7% sooner). */
+    if (k + 1 < w->pass_m) {
+        uint32_t after = w->order[k + 1];
+#ifndef SIM_USE_UCONTEXT
+        const char *sp = w->slots[after].sp;
+        for (int line = 0; line < 3; line++)
+            __builtin_prefetch(sp + 64 * line);
+#endif
+        __builtin_prefetch(sim_lane_at(w, after));
+    }
+#ifndef SIM_ASAN
+    if (k < w->pass_m && !w->stopped)
+        return &w->slots[w->order[k]];
+#endif
+    return NULL;
+}
+
+/* The lane side of a sync point, its state set: returns when the lane is resumed. */
+static void sim_turn_over(struct sim_lane *l)
+{
+    struct sim_slot *next = sim_next_turn(l->w);
+    if (next)
+        SIM_SWITCH_LANES(l->slot, next);
+    else
+        sim_yield(l);
+}
+
 /* Leaves the lane for good: an exited lane is never resumed. */
 static void sim_lane_exit(struct sim_lane *l) __attribute__((noreturn));
 static void sim_lane_exit(struct sim_lane *l)
 {
     struct sim_worker *w = l->w;
     l->slot->state = SIM_EXITED;
+    struct sim_slot *next = sim_next_turn(w);
+    if (next)
+        SIM_SWITCH_LANES(l->slot, next);
 #ifdef SIM_ASAN
     __sanitizer_start_switch_fiber(NULL, w->sched_bottom, w->sched_size); /* frees our fake stack */
 #endif
@@ -149,15 +192,21 @@ static void sim_barrier(struct sim_lane_pub *self)
 {
     struct sim_lane *l = (struct sim_lane *)self;
     l->slot->state = SIM_AT_BARRIER;
-    sim_yield(l);
+    sim_turn_over(l);
 }
 
 static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value, int arg, int width)
 {
     struct sim_lane *l = (struct sim_lane *)self;
     struct sim_slot *s = l->slot;
-    if (op == SIM_OP_VOLATILE && l->w->launch->volatile_yield) {
-        sim_yield(l); /* still runnable: any lane may run before this access */
+    struct sim_worker *w = l->w;
+    if (op == SIM_OP_VOLATILE && w->launch->volatile_yield) {
+        /* Still runnable: any lane may run before this access. A random run length: it
+         * goes on at once half the time, so lanes fall out of step with each other. */
+        if (!sim_rand_below(w, 2)) {
+            w->yielded++;
+            sim_turn_over(l);
+        }
         return 0;
     }
     s->state = SIM_AT_COLL;
@@ -165,7 +214,7 @@ static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value
     s->val = value;
     s->arg = arg;
     s->width = width;
-    sim_yield(l);
+    sim_turn_over(l);
     return s->res;
 }
 
@@ -334,23 +383,21 @@ int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t lin
                 w->order[i - 1] = w->order[j];
                 w->order[j] = t;
             }
-        uint32_t yielded = 0;
-        for (uint32_t k = 0; k < m; k++) {
-            /* A lane that only yielded may go on at once (random run lengths), so lanes
-             * fall out of step with each other. */
-            do
-                sim_enter_lane(w, w->order[k]);
-            while (w->slots[w->order[k]].state == SIM_RUN && sim_rand_below(w, 2));
-            if (w->stopped) {
-                snprintf(err, errlen, "%s", w->stop);
-                return -1;
-            }
-            yielded += w->slots[w->order[k]].state == SIM_RUN;
+        /* The lanes pass the turn on among themselves (sim_turn_over): this returns once
+         * the pass is over, or a lane stopped the block. */
+        w->pass_k = 0;
+        w->pass_m = m;
+        w->yielded = 0;
+        while (w->pass_k < m && !w->stopped)
+            sim_enter_lane(w, w->order[w->pass_k]);
+        if (w->stopped) {
+            snprintf(err, errlen, "%s", w->stop);
+            return -1;
         }
         /* Complete the collectives of warps that have stopped, and the barrier only once
          * no lane can run. The random schedule completes a random subset of the waiting
          * warps, so warps drift apart between barriers as they do on hardware. */
-        if (sim_resolve_warps(w, n_warps) || yielded)
+        if (sim_resolve_warps(w, n_warps) || w->yielded)
             continue;
         uint32_t at_barrier = 0;
         for (uint32_t i = 0; i < n; i++)

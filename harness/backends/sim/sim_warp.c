@@ -5,12 +5,6 @@
  * of the switch; it never runs kernel code. */
 #include "sim_lanes.h"
 
-uint32_t sim_rand_below(struct sim_worker *w, uint32_t n)
-{
-    w->rng = sim_mix(w->rng);
-    return (uint32_t)((w->rng >> 32) * n >> 32);
-}
-
 /* Lanes of warp g waiting at a collective; 0 while any lane of it can still run. */
 static uint32_t sim_warp_waiting(struct sim_worker *w, uint32_t g)
 {
