@@ -3,7 +3,10 @@
 # Fetches the public code bases the walk-throughs judge, each at its pinned commit, into
 # examples/public/PROJECT/src (git-ignored: their code is never committed here).
 # Usage: examples/public/fetch.sh [PROJECT...]   (default: every folder with a source.txt)
-# HB_PUBLIC_MIRROR=DIR clones from DIR/OWNER+NAME/repo (a local bare mirror) instead of GitHub.
+# HB_PUBLIC_MIRROR=DIR reads DIR/OWNER+NAME/repo (a local bare mirror) instead of GitHub.
+# Only the paths of source.txt's `files` are extracted, with no .git: src/ stays small enough
+# to carry to a GPU machine that has no network, and a mirror missing unrelated large blobs
+# (documents, data sets) still serves them. src/.fetched records the commit and the paths.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 field() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$2"; }
@@ -11,23 +14,36 @@ field() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$2"; 
 fetch_one() {
   local project=$1 meta="$here/$1/source.txt"
   [[ -f "$meta" ]] || { echo "fetch.sh: $meta: no such file" >&2; return 1; }
-  local repo commit url into="$here/$project/src"
+  local repo commit files into="$here/$project/src" gitdir tmp
   repo=$(field repo "$meta")
   commit=$(field commit "$meta")
-  [[ "$repo" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ && "$commit" =~ ^[0-9a-f]{40}$ ]] || {
-    echo "fetch.sh: $meta: needs 'repo OWNER/NAME' and 'commit SHA' (40 hex digits)" >&2
+  files=$(field files "$meta")
+  [[ "$repo" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ && "$commit" =~ ^[0-9a-f]{40}$ && -n "$files" ]] || {
+    echo "fetch.sh: $meta: needs 'repo OWNER/NAME', 'commit SHA' (40 hex digits) and 'files PATH...'" >&2
     return 1
   }
-  if [[ -d "$into/.git" ]] && [[ $(git -C "$into" rev-parse HEAD) == "$commit" ]]; then
+  if [[ -f "$into/.fetched" ]] && [[ "$(cat "$into/.fetched")" == "$commit $files" ]]; then
     echo "$project: $repo at $commit (already there)"
     return 0
   fi
-  url=https://github.com/$repo
-  [[ -z "${HB_PUBLIC_MIRROR:-}" ]] || url=$HB_PUBLIC_MIRROR/${repo/\//+}/repo
+  tmp=$(mktemp -d)
+  if [[ -n "${HB_PUBLIC_MIRROR:-}" ]]; then
+    gitdir=$HB_PUBLIC_MIRROR/${repo/\//+}/repo
+  else # blobs on demand: only the extracted paths' are downloaded
+    git clone -q --bare --filter=blob:none "https://github.com/$repo" "$tmp/repo"
+    gitdir=$tmp/repo
+  fi
   rm -rf "$into"
-  git clone -q --no-checkout "$url" "$into"
-  git -C "$into" checkout -q "$commit"
-  echo "$project: $repo at $commit ($(field licence "$meta"))"
+  mkdir -p "$into"
+  # shellcheck disable=SC2086 # files is a list of paths without spaces
+  if ! git --git-dir="$gitdir" archive --format=tar "$commit" -- $files | tar -x -C "$into"; then
+    rm -rf "$tmp" "$into"
+    echo "fetch.sh: $project: cannot extract $files at $commit from $repo" >&2
+    return 1
+  fi
+  rm -rf "$tmp"
+  echo "$commit $files" >"$into/.fetched"
+  echo "$project: $repo at $commit ($(field licence "$meta")), $(du -sh "$into" | cut -f1)"
 }
 
 projects=("$@")
