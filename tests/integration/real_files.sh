@@ -12,10 +12,11 @@ if [ -z "$(device_count sim)" ]; then
 else
     echo "integration: whole files (main, launches, the runtime API) on the emulator"
     expect_exit 0 "whole CUDA and HIP programs pass" -- env XDG_CACHE_HOME="$RC" "$H" run --backend sim --width 32 \
-        --only-manifest --manifest "$R/whole.manifest" --case edge_15x16x17,sum_4097 --json "$T/whole.jsonl"
-    json_check "... each kernel of them: a template-id in a namespace, an explicit instantiation, a HIP launch" \
+        --only-manifest --manifest "$R/whole.manifest" --manifest "$R/helper.manifest" --case edge_15x16x17,sum_4097 \
+        --json "$T/whole.jsonl"
+    json_check "... each kernel of them: a template-id in a namespace, an explicit instantiation, a HIP launch, a helper" \
         "$T/whole.jsonl" "sorted((r['kernel'], r['verdict']) for r in recs) == \
-        [('whole_gemm', 'PASS'), ('whole_gemm8', 'PASS'), ('whole_reduce', 'PASS')]"
+        [('helper_gemm', 'PASS'), ('whole_gemm', 'PASS'), ('whole_gemm8', 'PASS'), ('whole_reduce', 'PASS')]"
     so=$(python3 -c 'import json,sys; print(next(json.loads(l)["binary"].split()[1] for l in open(sys.argv[1]) if "whole_gemm" in l))' "$T/whole.jsonl")
     if [ -f "$so" ] && ! nm "$so" | grep -qw main && nm -D --defined-only "$so" | grep -q sim_wrapped_entry; then
         ok "the kernel object defines no main() and exports the entry"

@@ -39,12 +39,39 @@ struct block_tile_memory {
     unsigned long long __sim_reserved[(_Max + 31) / 32];
 };
 
-class thread_block
+/* The tile's barrier: the warp's within it, else the block's (the header says why). */
+static inline void sim_cg_tile_sync(unsigned n)
+{
+    if (n <= (unsigned)warpSize)
+        __syncwarp();
+    else
+        __syncthreads();
+}
+
+/* A group of the block's threads: a tile whose size is known only at run time (a power of two
+ * up to the block), and the base of the thread block and the fixed-size tiles, as in CUDA and
+ * HIP, so that either passes as a `thread_group`. */
+class thread_group
+{
+  protected:
+    unsigned n_;
+
+  public:
+    explicit thread_group(unsigned n) : n_(n) {}
+    void sync() const { sim_cg_tile_sync(n_); }
+    unsigned thread_rank() const { return sim_cg_rank() % n_; }
+    unsigned size() const { return n_; }
+    unsigned num_threads() const { return n_; }
+    unsigned meta_group_rank() const { return sim_cg_rank() / n_; }
+    unsigned meta_group_size() const { return (sim_cg_block_size() + n_ - 1) / n_; }
+};
+
+class thread_block : public thread_group
 {
   public:
-    thread_block() = default;
+    thread_block() : thread_group(sim_cg_block_size()) {}
     template <unsigned _Max>
-    explicit thread_block(block_tile_memory<_Max> &)
+    explicit thread_block(block_tile_memory<_Max> &) : thread_block()
     {
     }
     void sync() const { __syncthreads(); }
@@ -62,31 +89,6 @@ static inline thread_block this_thread_block(block_tile_memory<_Max> &m)
 {
     return thread_block(m);
 }
-
-/* The tile's barrier: the warp's within it, else the block's (the header says why). */
-static inline void sim_cg_tile_sync(unsigned n)
-{
-    if (n <= (unsigned)warpSize)
-        __syncwarp();
-    else
-        __syncthreads();
-}
-
-/* A tile whose size is known only at run time, a power of two up to the block. */
-class thread_group
-{
-  protected:
-    unsigned n_;
-
-  public:
-    explicit thread_group(unsigned n) : n_(n) {}
-    void sync() const { sim_cg_tile_sync(n_); }
-    unsigned thread_rank() const { return sim_cg_rank() & (n_ - 1); }
-    unsigned size() const { return n_; }
-    unsigned num_threads() const { return n_; }
-    unsigned meta_group_rank() const { return sim_cg_rank() / n_; }
-    unsigned meta_group_size() const { return (sim_cg_block_size() + n_ - 1) / n_; }
-};
 
 /* A tile of N consecutive threads of the block. */
 template <unsigned _Np>
