@@ -189,3 +189,9 @@ else bad "the listed file and folder at the pinned commit, nothing else, no .git
 if HB_PUBLIC_MIRROR="$T/mirror" bash "$T/pub/fetch.sh" proj 2>&1 | grep -q "already there"; then
     ok "... and a second fetch finds it there"
 else bad "... and a second fetch finds it there" "$T/out"; fi
+for meta in examples/public/*/source.txt; do
+    if grep -Eq '^repo [A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$' "$meta" && grep -Eq '^commit [0-9a-f]{40}$' "$meta" \
+        && grep -Eq '^licence .+' "$meta" && grep -Eq '^files .+' "$meta" && [ -f "$(dirname "$meta")/RESULTS.md" ]; then
+        ok "$meta: repository, pinned commit, licence, files, and a RESULTS.md beside it"
+    else bad "$meta: repository, pinned commit, licence, files, and a RESULTS.md beside it" "$meta"; fi
+done
