@@ -25,7 +25,6 @@
 #define SIM_MAX_WORDS 80
 #define SIM_MAX_USER 32 /* -I and -D words of a manifest's includes and defines */
 #define SIM_WORDS_BYTES 24576
-#define SIM_WRAP_BYTES 16384 /* the -DSIM_WRAP_LIST word: every entry a compile wraps */
 
 /* What a user's whole file adds: host code may throw and use RTTI, as under nvcc and hipcc
  * (the shipped kernels are device code only), and each function and object gets its own

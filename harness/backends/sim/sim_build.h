@@ -19,6 +19,10 @@ struct sim_flavour {
     const char *const *entries;
 };
 
+/* The -DSIM_WRAP_LIST word, every entry a compile wraps: a file whose siblings do not fit is
+ * compiled per entry. */
+#define SIM_WRAP_BYTES 16384
+
 /* A wrapped entry's exported names end in its tag: hex digits of the SHA-256 of the entry
  * as written, so the runtime finds it in a product compiled with its siblings. */
 #define SIM_TAG_BYTES 17

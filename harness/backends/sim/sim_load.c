@@ -231,11 +231,14 @@ static void sim_flavour_of(const struct hb_ctx *c, const struct hb_kernel_spec *
     f->port = strcmp(s->lang, "cuda") == 0 && c->width > 32;
     f->n_entries = 1;
     f->entries = &s->entry;
-    int ours = 0, ok = f->user && f->wrapped && s->n_siblings > 1 && s->n_siblings <= 64;
+    int ours = 0, ok = f->user && f->wrapped && s->n_siblings > 1;
+    size_t bytes = 32;
     for (int i = 0; ok && i < s->n_siblings; i++) {
         ok = sim_entry_ok(s->siblings[i]);
         ours |= strcmp(s->siblings[i], s->entry) == 0;
+        bytes += strlen(s->siblings[i]) + SIM_TAG_BYTES + 16; /* "SIM_WRAP(TAG, ENTRY) " */
     }
+    ok = ok && bytes < SIM_WRAP_BYTES;
     if (ok && ours) {
         f->n_entries = s->n_siblings;
         f->entries = s->siblings;
