@@ -305,6 +305,40 @@ void ref_reduce_compute(struct ref_reduce *r, const float *x, long n, long chunk
     r->total64 = sum + comp;
 }
 
+/* Neumaier's compensated sum: the float64 truth of a double sum to about one rounding. */
+static double neumaier(const double *x, long len, double *gauge, double *squares)
+{
+    double sum = 0, comp = 0, g = 0, sq = 0;
+    for (long i = 0; i < len; i++) {
+        double v = x[i], t = sum + v;
+        comp += fabs(sum) >= fabs(v) ? (sum - t) + v : (v - t) + sum;
+        sum = t, g += fabs(v), sq += v * v;
+    }
+    *gauge = g, *squares = sq;
+    return sum + comp;
+}
+
+void ref_reduce_compute_f64(struct ref_reduce *r, const double *x, long n, long chunk)
+{
+    memset(r, 0, sizeof *r);
+    r->n = n, r->chunk = chunk;
+    r->blocks = (n + chunk - 1) / chunk;
+    size_t nb = (size_t)r->blocks;
+    r->partial64 = keep_calloc(nb, sizeof *r->partial64);
+    r->gauge = keep_calloc(nb, sizeof *r->gauge);
+    r->spread = keep_calloc(nb, sizeof *r->spread);
+    r->exact = keep_calloc(nb + 1, sizeof *r->exact); /* no grid claim: only exact data are exact */
+    for (long b = 0; b < r->blocks; b++) {
+        long start = b * chunk, end = start + chunk < n ? start + chunk : n;
+        double sq;
+        r->partial64[b] = neumaier(x + start, end - start, &r->gauge[b], &sq);
+        r->spread[b] = sqrt(sq);
+        r->total_abs += r->gauge[b];
+    }
+    double g, sq;
+    r->total64 = neumaier(x, n, &g, &sq);
+}
+
 void ref_reduce_free(struct ref_reduce *r)
 {
     keep_free(r->partial64), keep_free(r->gauge), keep_free(r->spread), keep_free(r->flush), keep_free(r->exact);

@@ -54,6 +54,9 @@ void ref_sgemm_free(struct ref_sgemm *r);
  * the harness puts them in memory its workers share (arena.h). Set before computing any. */
 void ref_set_keep(void *(*alloc)(size_t n, size_t size), void (*release)(void *p));
 void ref_reduce_compute(struct ref_reduce *r, const float *x, long n, long chunk);
+/* The same for float64 x (an f64 reduction): truths by compensated sums, no flush (x holds no
+ * float64 subnormal the generators make) and no exactness claim of its own. */
+void ref_reduce_compute_f64(struct ref_reduce *r, const double *x, long n, long chunk);
 void ref_reduce_free(struct ref_reduce *r);
 
 /* OpenBLAS's build description, for reports ("OpenBLAS 0.3.21 ..."). */

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* backend_probe.c: loads one backend shared object as the harness's child does (dlopen, then
  * hb_backend_entry) and prints what it says about itself, one key=value per line: abi, name,
- * platform, device count or the reason for none, and open()'s status at the first width.
+ * platform, device count or the reason for none, open()'s status at the first width, and the
+ * CUDA work-queue setting the process has after loading it.
  * For tests/integration.sh; it runs no kernel. Usage: backend_probe build/backends/hb_x.so */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
@@ -29,6 +31,8 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("abi=%d\nname=%s\n", be->abi, be->name);
+    const char *queues = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    printf("cuda_work_queues=%s\n", queues ? queues : "(unset)");
     if (be->abi >= 2)
         printf("platform=%s\n", be->platform ? be->platform : "(none)");
     if (be->abi >= 6)

@@ -44,7 +44,7 @@ PY
 device_count() { "$H" list 2>/dev/null | awk -v b="$1" '$1 == b && /device\(s\)/ { for (i = 1; i <= NF; i++) if ($i ~ /^device\(s\)/) print $(i-1) }'; }
 
 # The checks, by subject; each part skips by name what this machine cannot run.
-for part in layers basics canaries selection known kernels_and_reports fidelity custom_op real_files cli ci_fit supervision trust forge; do
+for part in layers basics canaries families selection known kernels_and_reports fidelity custom_op reduce_forms real_files cli ci_fit supervision trust rtc_cache forge; do
     # shellcheck source=/dev/null
     . "tests/integration/$part.sh"
 done

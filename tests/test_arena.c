@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_arena.c: the memory workers share with the run, and the run's own (arena.h). Data
  * written after a worker was forked is what that worker reads; a worker cannot write it nor
- * make it writable; it has nothing of the run's own region; a full arena is out of memory
+ * make it writable; it has nothing of the run's own memory, in the region or past it (sealed,
+ * or no arena); a full arena is out of memory
  * (exit 2); a sealed or closed one hands out heap memory; frees of either kind are right
  * (ASan's leak check). */
 #include <signal.h>
@@ -62,12 +63,9 @@ START_TEST(a_child_cannot_write_the_shared_region)
 }
 END_TEST
 
-/* What the parent keeps in its own region is not in a child at all (no copy to read). */
-START_TEST(a_child_has_nothing_of_the_own_region)
+/* Whether a child forked now has no copy of own[2] (1.5 here): it faults reading it. */
+static void assert_not_in_a_child(volatile double *own)
 {
-    ck_assert_int_eq(arena_open(1 << 20), 0);
-    volatile double *own = arena_calloc_own(16, sizeof *own);
-    own[2] = 1.5;
     pid_t pid = fork();
     if (pid == 0) {
         signal(SIGSEGV, SIG_DFL);
@@ -81,8 +79,35 @@ START_TEST(a_child_has_nothing_of_the_own_region)
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
     ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "status %d", status);
     ck_assert(own[2] == 1.5);
+}
+
+/* What the parent keeps in its own region is not in a child at all (no copy to read). */
+START_TEST(a_child_has_nothing_of_the_own_region)
+{
+    ck_assert_int_eq(arena_open(1 << 20), 0);
+    volatile double *own = arena_calloc_own(16, sizeof *own);
+    own[2] = 1.5;
+    assert_not_in_a_child(own);
     arena_free((void *)own); /* arena memory: nothing to free */
     arena_close();
+}
+END_TEST
+
+/* Nor what it keeps once the arena is sealed (a shrink's trials) or when there is none (the
+ * system refused its address space): references never lie where a worker could read them. */
+START_TEST(own_memory_past_the_arena_is_in_no_child_either)
+{
+    ck_assert_int_eq(arena_open(1 << 20), 0);
+    arena_seal();
+    volatile double *sealed = arena_calloc_own(16, sizeof *sealed);
+    sealed[2] = 1.5;
+    assert_not_in_a_child(sealed);
+    arena_close();
+    volatile double *none = arena_calloc_own(1 << 20, sizeof *none);
+    ck_assert(none[(1 << 20) - 1] == 0);
+    none[2] = 1.5;
+    assert_not_in_a_child(none);
+    arena_free((void *)sealed), arena_free((void *)none);
 }
 END_TEST
 
@@ -119,6 +144,7 @@ static Suite *suite(void)
     tcase_add_test(t, a_child_forked_first_reads_what_is_written_after);
     tcase_add_test(t, a_child_cannot_write_the_shared_region);
     tcase_add_test(t, a_child_has_nothing_of_the_own_region);
+    tcase_add_test(t, own_memory_past_the_arena_is_in_no_child_either);
     tcase_add_exit_test(t, a_full_arena_is_out_of_memory, 2);
     tcase_add_test(t, sealed_or_closed_arenas_hand_out_heap_memory);
     suite_add_tcase(s, t);

@@ -110,7 +110,7 @@ START_TEST(bad_args_are_refused_with_the_reason)
          "'gamma' is not a parameter sgemm knows (A B C M N K lda ldb ldc alpha beta)"},
         {"sgemm", "args = A B M N K\n", "'C' is missing (every buffer of the op is a parameter)"},
         {"sgemm", "args = A B C M M\n", "'M' is given twice"},
-        {"reduce", "args = x partials n alpha\n", "'alpha' is not a parameter reduce knows (x partials n)"},
+        {"reduce", "args = x partials n alpha\n", "'alpha' is not a parameter reduce knows (x partials n identity)"},
         {"sgemm_strided", "args = A B C M N K\n", "'lda' is missing (sgemm_strided cases need their strides)"},
         {"sgemm", "args = A B C M N K lda ldb ldc alpha beta A B C M N K\n", "'A' is given twice"},
     };

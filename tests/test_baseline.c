@@ -162,6 +162,12 @@ START_TEST(error_growth_past_factor_and_above_one_fails)
     ck_assert_int_eq(gate(&then, 1, &now, 1, NULL, &text), 1);
     ck_assert_ptr_nonnull(strstr(text, "error grew: max ratio 2 -> 5 (threshold 16), more than x2"));
     free(text);
+    /* A known-bad kernel caught both times: its error is shown, not failed. */
+    then.verdict = now.verdict = V_XFAIL;
+    ck_assert_int_eq(gate(&then, 1, &now, 1, NULL, &text), 0);
+    ck_assert_ptr_nonnull(strstr(text, "changed  cuda NVIDIA H200 w32 cuda/sgemm_tiled a: error grew"));
+    free(text);
+    then.verdict = now.verdict = V_PASS;
     then.cmp.max_ratio = 2, now.cmp.max_ratio = 3.5; /* under the factor */
     ck_assert_int_eq(gate(&then, 1, &now, 1, NULL, &text), 0);
     free(text);

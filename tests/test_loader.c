@@ -69,6 +69,20 @@ START_TEST(an_abi_6_table_keeps_its_own_caps)
     old.caps = HB_CAP_RAW_POINTERS;
     ck_assert_uint_eq(ldr_upgrade(&old)->caps, HB_CAP_RAW_POINTERS);
     ck_assert_ptr_eq(ldr_upgrade(&old)->upload_many, old.upload_many);
+    ck_assert_ptr_null(ldr_upgrade(&old)->prepare);
+}
+END_TEST
+
+/* ABI 8 appended prepare: an ABI 7 table has none (its loads' SKIPs are then not believed from
+ * an in-process backend), whatever lies past its end. */
+START_TEST(an_abi_7_table_has_no_prepare)
+{
+    struct hb_backend old = old_table(7, "sim");
+    old.caps = HB_CAP_IN_PROCESS;
+    const struct hb_backend *be = ldr_upgrade(&old);
+    ck_assert_ptr_ne(be, &old);
+    ck_assert_uint_eq(be->caps, HB_CAP_IN_PROCESS);
+    ck_assert_ptr_null(be->prepare);
 }
 END_TEST
 
@@ -88,6 +102,7 @@ static Suite *suite(void)
     tcase_add_test(t, an_abi_1_table_reads_as_today_with_later_fields_zeroed);
     tcase_add_test(t, an_abi_3_table_keeps_its_fields_and_gets_caps_from_its_name);
     tcase_add_test(t, an_abi_6_table_keeps_its_own_caps);
+    tcase_add_test(t, an_abi_7_table_has_no_prepare);
     tcase_add_test(t, todays_table_is_used_as_it_is);
     suite_add_tcase(s, t);
     return s;

@@ -76,7 +76,7 @@ START_TEST(reduce_needs_chunk)
     struct hb_err err = {{0}};
     ck_assert_int_eq(kern_parse_file(path, &set, &err), -1);
     char prefix[300];
-    snprintf(prefix, sizeof prefix, "%s:1: kernel [r] has no 'chunk'", path);
+    snprintf(prefix, sizeof prefix, "%s:1: kernel [r] has no 'chunk' (or partials = 1)", path);
     ck_assert_str_eq(err.msg, prefix);
     kern_set_free(&set);
     free(path);

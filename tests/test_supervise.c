@@ -166,11 +166,48 @@ START_TEST(a_group_record_ends_the_turn_not_the_worker)
 }
 END_TEST
 
+/* due() with a return code: a GROUP's. */
+static int group_due(const struct run_ctx *cx, const struct sup_group *s, const struct sup_worker *w, int rc)
+{
+    struct msg m;
+    memset(&m, 0, sizeof m);
+    m.type = MSG_GROUP, m.rc = rc;
+    struct hb_err err = {{0}};
+    return sup_due(cx, s, w, &m, &err);
+}
+
+/* A kernel's code can run in its worker from the LOAD on (the emulator's static constructors):
+ * a SKIP after it is not believed, from that worker ever again; an ERROR still ends the group. */
+START_TEST(no_skip_is_taken_after_a_load)
+{
+    struct run_ctx cx;
+    struct sup_group s;
+    fixture(&cx, &s, 0);
+    group.n_cases = 2;
+    s.next = 0;
+    struct sup_worker *w = calloc(1, sizeof *w);
+    sup_turn_start(w, &s);
+    ck_assert(group_due(&cx, &s, w, HB_UNSUPPORTED)); /* decided before any kernel code ran */
+    ck_assert(due(&cx, &s, w, MSG_LOAD, 0, 0, 0));
+    sup_message(&cx, &s, w, &(struct msg){.type = MSG_LOAD});
+    ck_assert(w->kernel_ran);
+    ck_assert(!group_due(&cx, &s, w, HB_UNSUPPORTED));
+    ck_assert(group_due(&cx, &s, w, HB_ERROR));
+    sup_turn_start(w, &s); /* another group in the same worker */
+    ck_assert(!group_due(&cx, &s, w, HB_UNSUPPORTED));
+    w->in_flight = 0; /* a case begun: no load now */
+    ck_assert(!due(&cx, &s, w, MSG_LOAD, 0, 0, 0));
+    free(w);
+    sup_group_free(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("supervise");
     TCase *t = tcase_create("supervise");
     tcase_add_test(t, a_canary_stopped_by_memcheck_is_caught);
+    tcase_add_test(t, no_skip_is_taken_after_a_load);
     tcase_add_test(t, a_claimed_good_kernel_stays_an_error);
     tcase_add_test(t, without_a_finding_nothing_changes);
     tcase_add_test(t, only_the_record_due_is_taken);

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Fetches the public code bases the walk-throughs judge, each at its pinned commit, into
-# examples/public/PROJECT/src (git-ignored: their code is never committed here).
+# examples/public/PROJECT/src (git-ignored: their code is never committed here): the folders
+# holding the files source.txt lists, each of which must be there.
 # Usage: examples/public/fetch.sh [PROJECT...]   (default: every folder with a source.txt)
 # HB_PUBLIC_MIRROR=DIR reads DIR/OWNER+NAME/repo (a local bare mirror) instead of GitHub.
-# Only the paths of source.txt's `files` are extracted, with no .git: src/ stays small enough
-# to carry to a GPU machine that has no network, and a mirror missing unrelated large blobs
-# (documents, data sets) still serves them. src/.fetched records the commit and the paths.
+# They are extracted with no .git: src/ stays small enough to carry to a GPU machine that has
+# no network, and a mirror missing unrelated large blobs (documents, data sets) still serves
+# them. src/.fetched records the commit and the files.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 field() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$2"; }
@@ -35,10 +36,21 @@ fetch_one() {
   fi
   rm -rf "$into"
   mkdir -p "$into"
+  # The folders of the files the manifests use (their neighbours: headers they include), a
+  # file at the top alone, a listed folder whole: some suites are hundreds of megabytes.
+  local paths=() f kind
   # shellcheck disable=SC2086 # files is a list of paths without spaces
-  if ! git --git-dir="$gitdir" archive --format=tar "$commit" -- $files | tar -x -C "$into"; then
+  for f in $files; do
+    kind=$(git --git-dir="$gitdir" cat-file -t "$commit:$f" 2>/dev/null) || {
+      rm -rf "$tmp" "$into"
+      echo "fetch.sh: $project: $f is not in $repo at $commit" >&2
+      return 1
+    }
+    if [[ $kind == tree || $f != */* ]]; then paths+=("$f"); else paths+=("$(dirname "$f")"); fi
+  done
+  if ! git --git-dir="$gitdir" archive --format=tar "$commit" -- "${paths[@]}" | tar -x -C "$into"; then
     rm -rf "$tmp" "$into"
-    echo "fetch.sh: $project: cannot extract $files at $commit from $repo" >&2
+    echo "fetch.sh: $project: cannot extract ${paths[*]} at $commit from $repo" >&2
     return 1
   fi
   rm -rf "$tmp"

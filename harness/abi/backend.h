@@ -18,12 +18,13 @@
  * download_many). 5: appends each launch's number within its case (hb_args.repeat). 6: appends
  * capability bits (caps), so the core never decides by a backend's name. 7: appends a kernel's
  * include folders and macro definitions (hb_kernel_spec.includes, defines), which every
- * compiler that builds its source is given; hb_backend is unchanged. 8: appends the entries
- * of the kernels built from the same source with the same flags (hb_kernel_spec.siblings),
- * so a backend can build a file once for all of them; hb_backend is unchanged. The loader accepts
+ * compiler that builds its source is given; hb_backend is unchanged. 8: appends prepare, the
+ * part of a load that runs none of the kernel's code. 9: appends the entries of the kernels
+ * built from the same source with the same flags (hb_kernel_spec.siblings), so a backend can
+ * build a file once for all of them; hb_backend is unchanged. The loader accepts
  * any ABI from HB_BACKEND_ABI_MIN up and upgrades an older table once, at load (loader.c):
  * the fields it lacks read as NULL or 0, so the rest of the core never checks be->abi. */
-#define HB_BACKEND_ABI 8
+#define HB_BACKEND_ABI 9
 #define HB_BACKEND_ABI_MIN 1
 
 enum hb_status {
@@ -82,7 +83,7 @@ struct hb_kernel_spec {
     const char *const *includes;
     int n_defines;
     const char *const *defines;
-    /* ABI 8: the entries of every kernel of the run's manifests with this source, language,
+    /* ABI 9: the entries of every kernel of the run's manifests with this source, language,
      * includes, defines and user flag, this one's included, each once, in one order that is
      * the same for all of them (manifest order); 0 and NULL when the core does not say. */
     int n_siblings;
@@ -221,6 +222,15 @@ struct hb_backend {
 
     /* ABI 6: HB_CAP_* bits. */
     unsigned caps;
+
+    /* ABI 8 */
+    /* Everything load does before the kernel's own code can run in this process (its build,
+     * and each check that makes it HB_UNSUPPORTED), for a backend with HB_CAP_IN_PROCESS:
+     * HB_OK when load may follow, else what load would return. The core believes a SKIP from
+     * such a backend only when it comes from here, never from load, after which the
+     * kernel's static constructors have run and could claim one. NULL: every SKIP of its
+     * load is an ERROR. */
+    int (*prepare)(hb_ctx *ctx, const struct hb_kernel_spec *spec);
 };
 
 /* Kernels are native code run in the worker's own process on the host CPU (the emulator):

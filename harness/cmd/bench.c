@@ -5,8 +5,9 @@
  * launches' device times (events, timestamp queries). SGEMM is reported as TFLOPS, % of the
  * vendor library (cuBLAS) on a device of the same name and % of the fp32 peak; reductions
  * as GB/s read, % of a device-to-device copy (bytes read plus written) and % of the DRAM
- * peak. Next to each kernel: registers, shared memory and occupancy where the backend can
- * tell. The rows also go to bench_out.c's JSON, CSV and SVG writers. */
+ * peak; custom kernels (the scan and softmax families, bench_custom.c) at the same n as GB/s
+ * read plus written against the same copy. Next to each kernel: registers, shared memory and occupancy where the
+ * backend can tell. The rows also go to bench_out.c's JSON, CSV and SVG writers. */
 #include "bench.h"
 
 #include <fnmatch.h>
@@ -20,6 +21,7 @@
 #include "loader.h"
 #include "manifest.h"
 #include "probe.h"
+#include "reduce.h"
 #include "run.h"
 
 #define BENCH_TIMEOUT_MS 600000
@@ -54,9 +56,8 @@ static const struct hb_width_option *default_width(const struct hb_device_info *
     return &d->widths[d->n_widths - 1];
 }
 
-/* Median device time of `runs` launches after two warm-ups, or a negative value. */
-static double time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, enum bench_what what,
-                            const unsigned grid[3], const struct hb_args *args, size_t copy_bytes, int runs)
+double bench_time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, enum bench_what what,
+                           const unsigned grid[3], const struct hb_args *args, size_t copy_bytes, int runs)
 {
     double t[64];
     if (runs > 64)
@@ -90,14 +91,18 @@ static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
     c.seed = (uint64_t)n;
     size_t elems[3] = {(size_t)n * (sgemm ? (size_t)n : 1), sgemm ? (size_t)n * n : 0, sgemm ? (size_t)n * n : 0};
     if (!sgemm)
-        elems[1] = job->what == BENCH_COPY ? elems[0] : (size_t)((n + k->chunk - 1) / k->chunk);
+        elems[1] = job->what == BENCH_COPY ? elems[0] : (size_t)red_outputs(k, n);
+    /* A reduction's x and partials in its types (reduce.h); everything else is float. */
+    enum hb_type types[3] = {TY_F32, TY_F32, TY_F32};
+    if (!sgemm && k && job->what != BENCH_COPY)
+        types[0] = (enum hb_type)k->reduce.type, types[1] = red_partial_type(types[0]);
     /* The op's layout of the case (row-major, so every leading dimension is n; alpha 1, beta
      * 0), bound as the testbed binds it: a kernel's declared `args` are honoured. */
     struct op_layout lay;
     memset(&lay, 0, sizeof lay);
     lay.n_bufs = sgemm ? 3 : 2;
     for (int b = 0; b < lay.n_bufs; b++)
-        lay.bytes[b] = elems[b] * sizeof(float);
+        lay.bytes[b] = elems[b] * ty_get(types[b])->size;
     lay.n_ints = sgemm ? 6 : 1;
     for (int i = 0; i < lay.n_ints; i++)
         lay.ints[i] = (int32_t)n;
@@ -111,9 +116,12 @@ static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
         failed = be->alloc(ctx, bytes, &args.bufs[b]) != HB_OK;
         if (!failed && b < args.n_bufs - 1) {
             float *host = xcalloc(elems[b], sizeof(float));
-            gen_fill(host, elems[b], &c, sgemm ? n : k ? k->chunk : 1, b);
-            failed = be->upload(ctx, args.bufs[b], 0, host, bytes) != HB_OK;
-            free(host);
+            unsigned char *typed = xcalloc(elems[b] + 1, ty_get(types[b])->size);
+            gen_fill(host, elems[b], &c, sgemm ? n : k && k->chunk ? k->chunk : n, b);
+            for (size_t i = 0; i < elems[b]; i++)
+                ty_store(types[b], typed + i * ty_get(types[b])->size, host[i]);
+            failed = be->upload(ctx, args.bufs[b], 0, typed, bytes) != HB_OK;
+            free(host), free(typed);
         }
     }
     unsigned grid[3] = {1, 1, 1};
@@ -122,7 +130,7 @@ static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
     if (!failed && job->what == BENCH_KERNEL && kern_grid(k, &c, grid, &err))
         snprintf(m->err, sizeof m->err, "%.250s", err.msg);
     else if (!failed)
-        ms = time_launches(be, ctx, kern, job->what, grid, &args, elems[0] * sizeof(float), job->o->runs);
+        ms = bench_time_launches(be, ctx, kern, job->what, grid, &args, lay.bytes[0], job->o->runs);
     if (ms < 0 && !m->err[0])
         snprintf(m->err, sizeof m->err, "size %ld: %.230s", n, be->last_error(ctx));
     for (int b = 0; b < args.n_bufs; b++)
@@ -150,6 +158,11 @@ static void bench_measure(const struct hb_backend *be, hb_ctx *ctx, const struct
         }
         if (be->kernel_info)
             m->have_info = be->kernel_info(ctx, kern, &m->info) == HB_OK;
+    }
+    if (job->what == BENCH_KERNEL && job->k->custom) {
+        m->ms[0] = bench_custom_point(be, ctx, kern, job->k, job->o->reduce_n, job->o->runs, m->err, sizeof m->err);
+        m->ok = m->ms[0] >= 0;
+        return;
     }
     int sgemm = job->what == BENCH_VENDOR || (job->what == BENCH_KERNEL && job->k->op == OP_SGEMM);
     m->ok = 1;
@@ -299,6 +312,11 @@ static void bench_add(struct bench_state *st, const struct probe *p, int dev, co
         snprintf(impl, sizeof impl, "%.60s", sgemm ? p->vendor : "device copy");
     char shown[128];
     snprintf(shown, sizeof shown, "%.90s (%.15s)", impl, p->name);
+    struct hb_case point;
+    if (k && k->custom && bench_custom_case(k, st->o->reduce_n, &point, m.err, sizeof m.err)) {
+        printf("  %-28s %s\n", shown, m.err);
+        return;
+    }
     if (bench_one(&job, &m)) {
         printf("  %-28s %s\n", shown, m.err);
         st->failures += what == BENCH_KERNEL;
@@ -309,6 +327,10 @@ static void bench_add(struct bench_state *st, const struct probe *p, int dev, co
             row_add(st, p, dev, impl, what, sgemm, sgemm ? st->o->sizes[s] : st->o->reduce_n, m.ms[s]);
         r->have_info = m.have_info;
         r->info = m.info;
+        if (k && k->custom) {
+            r->custom = 1;
+            r->rate = bench_custom_bytes(k, r->n) / (r->ms * 1e-3) / 1e9;
+        }
         const struct bench_row *ruler = ruler_for(st, r);
         if (ruler)
             r->pct_ruler = 100.0 * (sgemm ? ruler->ms / r->ms : r->rate / ruler->rate);
@@ -361,6 +383,22 @@ static void bench_reduce(struct bench_state *st, const struct kern_set *ks)
         }
 }
 
+/* Custom kernels (the scan and softmax families) against the same copy, counting what they
+ * read and write as the copy counts its bytes. */
+static void bench_custom(struct bench_state *st, const struct kern_set *ks)
+{
+    printf("\nCustom ops: scan, softmax (n = %ld floats in: sizes n, or rows x 1024 columns; GB/s of bytes read "
+           "plus written, as the copy)\n",
+           st->o->reduce_n);
+    printf("  %-28s %-24s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "GB/s", "% of copy", "% DRAM peak",
+           "regs", "smem B", "occupancy");
+    for (int i = 0; i < st->n_probes; i++)
+        for (int d = 0; d < device_count(st, &st->probes[i]); d++)
+            for (int j = 0; j < ks->n; j++)
+                if (selected(st->o, &st->probes[i], &ks->k[j], OP_CUSTOM))
+                    bench_add(st, &st->probes[i], d, &ks->k[j], 0);
+}
+
 static int bench_outputs(const struct bench_state *st, struct hb_err *err)
 {
     if (st->o->json && bench_write_json(st->o->json, st->o, st->rows, st->n_rows, err))
@@ -402,6 +440,7 @@ int bench_main(const struct bench_opts *o, struct hb_err *err)
     if (!code) {
         bench_sgemm(st, &ks);
         bench_reduce(st, &ks);
+        bench_custom(st, &ks);
         code = bench_outputs(st, err) ? EXIT_USAGE : st->failures ? EXIT_FAILURES : EXIT_OK;
     }
     free(st->rows);

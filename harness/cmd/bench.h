@@ -38,7 +38,8 @@ struct bench_row {
     char driver[128];
     int device_index;
     enum bench_what what;
-    int sgemm; /* 1: n^3 SGEMM, rate in TFLOPS; 0: n-float reduction or copy, GB/s */
+    int sgemm;  /* 1: n^3 SGEMM, rate in TFLOPS; 0: n-float reduction, custom kernel or copy, GB/s */
+    int custom; /* a custom kernel (scan, softmax): its rate counts bytes read plus written */
     long n;
     double ms;
     double rate;      /* TFLOPS, or GB/s (reductions: bytes read; the copy: read + written) */
@@ -47,6 +48,21 @@ struct bench_row {
     int have_info;
     struct hb_kernel_info info;
 };
+
+/* Median device time of `runs` launches after two warm-ups (the copy: copy_bytes), or a
+ * negative value. */
+double bench_time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, enum bench_what what,
+                           const unsigned grid[3], const struct hb_args *args, size_t copy_bytes, int runs);
+
+/* Custom kernels (bench_custom.c), timed at n floats in. The case they run: their one size
+ * n, or rows x cols of 1024-float rows (-1 with why for any other kernel); the bytes a launch
+ * reads and writes; one timing (-1 with why). */
+struct hb_case;
+struct kern_desc;
+int bench_custom_case(const struct kern_desc *k, long n, struct hb_case *c, char *why, size_t len);
+double bench_custom_bytes(const struct kern_desc *k, long n);
+double bench_custom_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const struct kern_desc *k, long n,
+                          int runs, char *why, size_t len);
 
 /* Writers of bench_out.c; each returns 0, or -1 with err. */
 int bench_write_json(const char *path, const struct bench_opts *o, const struct bench_row *rows, int n,

@@ -19,7 +19,7 @@ static const char *what_name(const struct bench_row *r)
 
 static const char *bench_op_name(const struct bench_row *r)
 {
-    return r->sgemm ? "sgemm" : r->what == BENCH_COPY ? "copy" : "reduce";
+    return r->sgemm ? "sgemm" : r->what == BENCH_COPY ? "copy" : r->custom ? "custom" : "reduce";
 }
 
 static FILE *open_out(const char *path, struct hb_err *err)

@@ -71,13 +71,6 @@ double cmp_threshold(long len, double gauge, double magnitude)
     return BASE_THRESHOLD + WALK_FACTOR * sqrt((double)len) * magnitude / gauge;
 }
 
-static int is_poison(float f)
-{
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    return bits == GRD_POISON_BITS;
-}
-
 unsigned char cmp_heat_level(double ratio, double threshold)
 {
     if (!(ratio > threshold))
@@ -93,22 +86,30 @@ static void heat_mark(struct cmp_result *r, long cell, unsigned char level)
         r->heat[cell] = level;
 }
 
-static void note_bad(struct cmp_result *r, long i, long j, double expected, float got)
-{
-    if (r->bad++ == 0) {
-        r->first_i = i, r->first_j = j;
-        r->first_expected = expected, r->first_got = got;
-    }
-}
-
 /* What the reference says about one output element, and where it sits. */
 struct elem {
     double ref64, gauge, spread, flush;
-    float close; /* the float reference ULPs are counted against */
-    long len;    /* terms summed */
-    int exact;   /* every order must give ref64 bit for bit */
+    double close; /* the reference in the output's type, which ULPs are counted against */
+    long len;     /* terms summed */
+    int exact;    /* every order must give ref64 bit for bit */
     long i, j, cell;
+    enum hb_type ty; /* the output's: f32, or f64 (an f64 reduction) */
 };
+
+/* The bound's unit roundoff (times 2) and where round to nearest overflows, by type: a float64
+ * truth past DBL_MAX is an infinity already. */
+static double elem_eps(const struct elem *e) { return e->ty == TY_F64 ? DBL_EPSILON : FLT_EPSILON; }
+static double elem_overflow(const struct elem *e) { return e->ty == TY_F64 ? INFINITY : OVERFLOW_AT; }
+
+static void note_bad(struct cmp_result *r, const struct elem *e, double got)
+{
+    if (r->bad++ == 0) {
+        r->first_i = e->i, r->first_j = e->j;
+        r->first_expected = e->ref64, r->first_got = (float)got;
+        if (e->ty == TY_F64) /* every digit: a float would round the difference away */
+            snprintf(r->first_values, sizeof r->first_values, "expected %.17g got %.17g (f64)", e->ref64, got);
+    }
+}
 
 /* Keeps the (ratio, threshold) pair of the element nearest its threshold. */
 static void note_ratio(struct cmp_result *r, double ratio, double t)
@@ -122,12 +123,17 @@ static void note_ratio(struct cmp_result *r, double ratio, double t)
  * so it names the pattern it came from; its sign and quiet bit do not. */
 #define NAN_PAYLOAD(bits) ((bits)&0x003fffffu)
 
-static void count_nan_origin(struct cmp_result *r, float got)
+static void count_nan_origin(struct cmp_result *r, const struct elem *e, double got)
 {
     if (!isnan(got))
         return;
+    if (e->ty != TY_F32) { /* the patterns are f32's */
+        r->nan_other++;
+        return;
+    }
+    float f = (float)got;
     uint32_t bits;
-    memcpy(&bits, &got, sizeof bits);
+    memcpy(&bits, &f, sizeof bits);
     if (NAN_PAYLOAD(bits) == NAN_PAYLOAD(GRD_POISON_BITS))
         r->nan_poison++;
     else if (NAN_PAYLOAD(bits) == NAN_PAYLOAD(GRD_BITS))
@@ -136,35 +142,35 @@ static void count_nan_origin(struct cmp_result *r, float got)
         r->nan_other++;
 }
 
-static void mark_nan(struct cmp_result *r, const struct elem *e, float got)
+static void mark_nan(struct cmp_result *r, const struct elem *e, double got)
 {
-    count_nan_origin(r, got);
+    count_nan_origin(r, e, got);
     heat_mark(r, e->cell, CMP_HEAT_NAN);
     r->nan_mismatch++;
     r->classes |= CLS_NAN;
-    note_bad(r, e->i, e->j, e->ref64, got);
+    note_bad(r, e, got);
 }
 
 /* A non-finite result, or a truth that rounds to +-Inf. Returns whether it is bad, or -1 when
  * the element is to be judged by its ratio after all (a finite result next to overflow). */
-static int check_nonfinite(struct cmp_result *r, const struct elem *e, float got, double t)
+static int check_nonfinite(struct cmp_result *r, const struct elem *e, double got, double t)
 {
-    double ref = e->ref64;
+    double ref = e->ref64, overflow = elem_overflow(e);
     if (isnan(ref) || isnan(got) || isinf(got)) {
-        int same_inf = isinf(got) && fabs(ref) >= OVERFLOW_AT && !signbit(got) == !signbit(ref);
+        int same_inf = isinf(got) && fabs(ref) >= overflow && !signbit(got) == !signbit(ref);
         if (isnan(ref) ? isnan(got) : same_inf)
             return 0;
         /* Terms of one sign sum to (gauge +- truth) / 2: only where that reaches overflow can an
          * order overflow to that sign's Inf, and to NaN only where both signs can. */
-        double slack = t * FLT_EPSILON * e->gauge;
-        int pos = (e->gauge + ref) / 2 + slack >= OVERFLOW_AT;
-        int neg = (e->gauge - ref) / 2 + slack >= OVERFLOW_AT;
+        double slack = t * elem_eps(e) * e->gauge;
+        int pos = (e->gauge + ref) / 2 + slack >= overflow;
+        int neg = (e->gauge - ref) / 2 + slack >= overflow;
         int reach = isnan(got) ? pos && neg : signbit(got) ? neg : pos;
         if (isfinite(ref) && isfinite(e->gauge) && reach) {
             heat_mark(r, e->cell, 1);
             r->overflowed++;
             r->suspect = 1;
-            note_bad(r, e->i, e->j, ref, got);
+            note_bad(r, e, got);
             return 1;
         }
         mark_nan(r, e, got);
@@ -177,12 +183,12 @@ static int check_nonfinite(struct cmp_result *r, const struct elem *e, float got
     return -1; /* finite result, finite truth past the overflow boundary: near it, within the bound */
 }
 
-static void mark_unwritten(struct cmp_result *r, const struct elem *e, float got)
+static void mark_unwritten(struct cmp_result *r, const struct elem *e, double got)
 {
     heat_mark(r, e->cell, CMP_HEAT_UNWRITTEN);
     r->unwritten++;
     r->classes |= CLS_UNWRITTEN;
-    note_bad(r, e->i, e->j, e->ref64, got);
+    note_bad(r, e, got);
 }
 
 /* An output that started as the given C (a kernel that takes beta) and still holds its bits
@@ -198,37 +204,47 @@ static int left_as_given(const struct elem *e, float got, const float *given)
     return err - e->flush > SUSPECT_FACTOR * t * FLT_EPSILON * e->gauge;
 }
 
-/* One element: updates the figures, returns whether it is bad. */
-static int check_element(struct cmp_result *r, const struct elem *e, float got)
+/* The ULP distance of the output element at p from the element's reference in its type. */
+static uint64_t elem_ulp(const struct elem *e, const void *p)
 {
-    if (is_poison(got)) {
+    if (e->ty == TY_F64)
+        return ty_ulp(TY_F64, p, &e->close);
+    float close = (float)e->close;
+    return ty_ulp(TY_F32, p, &close);
+}
+
+/* One element (at p, of the element's type): updates the figures, returns whether it is bad. */
+static int check_element(struct cmp_result *r, const struct elem *e, const void *p)
+{
+    double got = ty_value(e->ty, p), eps = elem_eps(e);
+    if (ty_bits(e->ty, p) == ty_get(e->ty)->poison) {
         mark_unwritten(r, e, got);
         return 1;
     }
     double t = cmp_threshold(e->len, e->gauge, fabs(e->ref64) + e->spread);
     /* ULPs mean something only where the value stands above the error bound: a result that
      * cancels to near zero can flip sign and be 2^31 ULPs from OpenBLAS while both are right. */
-    uint64_t ulp = cmp_ulp(got, e->close);
-    if (ulp != UINT64_MAX && ulp > r->max_ulp && fabs(e->ref64) > t * FLT_EPSILON * e->gauge)
+    uint64_t ulp = elem_ulp(e, p);
+    if (ulp != UINT64_MAX && ulp > r->max_ulp && fabs(e->ref64) > t * eps * e->gauge)
         r->max_ulp = ulp;
-    int past_overflow = fabs(e->ref64) >= OVERFLOW_AT;
+    int past_overflow = fabs(e->ref64) >= elem_overflow(e);
     if (past_overflow || !isfinite(e->ref64) || !isfinite(got)) {
         int bad = check_nonfinite(r, e, got, t);
         if (bad >= 0)
             return bad;
     }
-    double err = fabs((double)got - e->ref64);
+    double err = fabs(got - e->ref64);
     if (e->exact) {
         note_ratio(r, err != 0 ? INFINITY : 0, t);
         if (err == 0)
             return 0;
         heat_mark(r, e->cell, 250);
         r->classes |= CLS_WRONG;
-        note_bad(r, e->i, e->j, e->ref64, got);
+        note_bad(r, e, got);
         return 1;
     }
     double excess = err - e->flush;
-    double ratio = excess <= 0 ? 0 : e->gauge > 0 ? excess / (FLT_EPSILON * e->gauge) : INFINITY;
+    double ratio = excess <= 0 ? 0 : e->gauge > 0 ? excess / (eps * e->gauge) : INFINITY;
     note_ratio(r, ratio, t);
     if (!(ratio > t))
         return 0;
@@ -241,7 +257,7 @@ static int check_element(struct cmp_result *r, const struct elem *e, float got)
         r->classes |= CLS_WRONG;
     else
         r->suspect = 1;
-    note_bad(r, e->i, e->j, e->ref64, got);
+    note_bad(r, e, got);
     return 1;
 }
 
@@ -275,33 +291,43 @@ void cmp_sgemm_given(const struct ref_sgemm *ref, const float *given, const floa
                              exact || ref->exact[at],
                              i,
                              j,
-                             (i * CMP_HEAT / ref->M) * CMP_HEAT + j * CMP_HEAT / ref->N};
+                             (i * CMP_HEAT / ref->M) * CMP_HEAT + j * CMP_HEAT / ref->N,
+                             TY_F32};
             if (left_as_given(&e, got[at], given ? &given[at] : NULL))
                 mark_unwritten(out, &e, got[at]);
             else
-                check_element(out, &e, got[at]);
+                check_element(out, &e, &got[at]);
         }
     finish(out);
 }
 
 void cmp_reduce(const struct ref_reduce *ref, const float *partials, int exact, struct cmp_result *out)
 {
+    cmp_reduce_typed(ref, TY_F32, partials, exact, out);
+}
+
+void cmp_reduce_typed(const struct ref_reduce *ref, enum hb_type ty, const void *partials, int exact,
+                      struct cmp_result *out)
+{
+    size_t size = ty_get(ty)->size;
     out->elements = ref->blocks;
     double total = 0;
     for (long b = 0; b < ref->blocks; b++) {
         long len = (b + 1) * ref->chunk < ref->n ? ref->chunk : ref->n - b * ref->chunk;
+        const void *p = (const char *)partials + (size_t)b * size;
         struct elem e = {ref->partial64[b],
                          ref->gauge[b],
                          ref->spread[b],
                          ref->flush ? ref->flush[b] : 0,
-                         (float)ref->partial64[b],
+                         ty == TY_F64 ? ref->partial64[b] : (float)ref->partial64[b],
                          len,
                          exact || ref->exact[b],
                          b,
                          -1,
-                         b * (CMP_HEAT * CMP_HEAT) / ref->blocks};
-        check_element(out, &e, partials[b]);
-        total += partials[b];
+                         b * (CMP_HEAT * CMP_HEAT) / ref->blocks,
+                         ty};
+        check_element(out, &e, p);
+        total += ty_value(ty, p);
     }
     double scale = fabs(ref->total64) > 0 ? fabs(ref->total64) : ref->total_abs;
     double diff = fabs(total - ref->total64);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "ref.h"
+#include "types.h"
 #include "verdict.h"
 
 /* Where the bad elements sit: the output folded onto a HEAT x HEAT grid (rows x columns of
@@ -42,6 +43,7 @@ struct cmp_result {
     double first_expected;
     float first_got;
     double total_rel_err; /* reduce: relative error of the sum of all partials */
+    int no_total;         /* reduce: a max or min, whose partials sum to nothing meant */
     long oob_buffer;      /* guard band damage: argument index, -1 when intact */
     long oob_offset;      /* byte offset from the start of that argument's data */
     uint64_t repeat_ulp;  /* a kernel declared deterministic = no: the largest ULP distance
@@ -81,5 +83,9 @@ void cmp_sgemm(const struct ref_sgemm *ref, const float *got, int exact, struct 
 void cmp_sgemm_given(const struct ref_sgemm *ref, const float *given, const float *got, int exact,
                      struct cmp_result *out);
 void cmp_reduce(const struct ref_reduce *ref, const float *partials, int exact, struct cmp_result *out);
+/* The same for partials of type ty, f32 or f64: the bound's unit is that type's epsilon
+ * (docs/tolerances.md). */
+void cmp_reduce_typed(const struct ref_reduce *ref, enum hb_type ty, const void *partials, int exact,
+                      struct cmp_result *out);
 
 #endif

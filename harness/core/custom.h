@@ -133,6 +133,11 @@ struct cus_data {
     char error[768];               /* why there is no reference, "" when there is one */
 };
 
+/* Every buffer of kernel k on case c as it starts (inputs filled, outputs as the poison), no
+ * reference; kd->error says why a buffer cannot be made. Allocated with arena_calloc (the
+ * heap where no arena is open). */
+void cus_data_make(const struct kern_desc *k, const struct hb_case *c, struct cus_data *kd);
+
 /* Runs kernel k's C reference (custom_ref.c), or its oracle (custom_oracle.c), on the inputs
  * of cd into cd->expect; on failure cd->error says what happened, naming the reference or the
  * oracle. A C reference is built on first use (the host compiler, once per reference and

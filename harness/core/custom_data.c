@@ -83,8 +83,7 @@ static int cus_size(const struct cus_buffer *b, struct cus_data *kd, size_t *cou
     return bad ? -1 : 0;
 }
 
-/* Every buffer of kernel k on case c, as it starts; kd->error when one cannot be made. */
-static void cus_make(const struct kern_desc *k, const struct hb_case *c, struct cus_data *kd)
+void cus_data_make(const struct kern_desc *k, const struct hb_case *c, struct cus_data *kd)
 {
     const struct cus_desc *cd = k->custom;
     kd->k = k;
@@ -114,7 +113,7 @@ static void cus_prepare(struct case_data *d, const struct kern_set *ks)
         if (!k->custom || !kern_runs_case(k, d->c) || cus_find(d, k))
             continue;
         struct cus_data *kd = arena_calloc(1, sizeof *kd);
-        cus_make(k, d->c, kd);
+        cus_data_make(k, d->c, kd);
         cc->kd[cc->n++] = kd;
     }
 }

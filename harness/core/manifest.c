@@ -167,7 +167,9 @@ int kern_args(const struct kern_desc *k, enum hb_op op, struct kern_arg out[HB_M
 
 const struct op_param *kern_params(const struct kern_desc *k, enum hb_op op)
 {
-    return k && k->custom ? k->custom->params : op_get(op)->params;
+    if (k && k->custom)
+        return k->custom->params;
+    return k && op_get(op)->params_of ? op_get(op)->params_of(k) : op_get(op)->params;
 }
 
 int kern_param_find(const struct kern_desc *k, enum hb_op op, const char *name)

@@ -28,6 +28,16 @@ struct kern_arg {
     unsigned char kind; /* enum hb_param_kind */
 };
 
+/* op = reduce: its element type, combine, output count and identity (reduce.h). */
+enum red_combine { RED_SUM, RED_MAX, RED_MIN };
+struct kern_reduce {
+    unsigned char type;      /* enum hb_type of x: f32 (0) unless `type` says */
+    unsigned char combine;   /* enum red_combine */
+    unsigned char one_total; /* partials = 1: one output for the whole of x, from any grid */
+    double identity;         /* what every output combines its elements with */
+    uint64_t identity_bits;  /* it in the partials' type: a one-total output's first contents */
+};
+
 struct kern_desc {
     char *name;
     enum hb_op op;
@@ -49,9 +59,10 @@ struct kern_desc {
     int user;            /* from a --manifest file, not a shipped one: a build failure is an ERROR */
     int n_args;          /* manifest `args`, the kernel's parameters in its order; 0: the op's ABI */
     struct kern_arg args[HB_MAX_PARAMS];
-    int col_major;           /* layout = col (sgemm): matrices stored column by column */
-    unsigned shared_bytes;   /* dynamic shared memory per block */
-    int nondeterministic;    /* deterministic = no: repeat launches may differ within the bound */
+    int col_major;         /* layout = col (sgemm): matrices stored column by column */
+    unsigned shared_bytes; /* dynamic shared memory per block */
+    int nondeterministic;  /* deterministic = no: repeat launches may differ within the bound */
+    struct kern_reduce reduce;
     struct cus_desc *custom; /* op = custom: its buffers, sizes, scalars, reference (custom.h) */
     int n_includes;          /* includes = DIR...: absolute folders, in search order */
     char *includes[KERN_MAX_FLAGS];

@@ -12,6 +12,7 @@
 #include "infile.h"
 #include "manifest.h"
 #include "manifest_values.h"
+#include "reduce.h"
 
 #define MAX_LINE 4096
 
@@ -144,6 +145,11 @@ static const struct kern_key {
     {"reference", set_later, 0, 0},
     {"tolerance", set_later, 0, 0},
     {"oracle", set_later, 0, 0},
+    /* op = reduce's forms (reduce_form.c parses them), in red_key_names' order. */
+    {"type", set_later, 0, 0},
+    {"combine", set_later, 0, 0},
+    {"partials", set_later, 0, 0},
+    {"identity", set_later, 0, 0},
 };
 #define KERN_KEYS ((int)(sizeof kern_keys / sizeof kern_keys[0]))
 
@@ -221,14 +227,13 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
             return -1;
         }
     int chunk_line = s->line[key_index("chunk")];
-    if (op_get(k->op)->needs_chunk && !chunk_line) {
-        err_set(err, "%s:%d: kernel [%s] has no 'chunk'", path, k->line, k->name);
-        return -1;
-    }
-    if (!op_get(k->op)->needs_chunk && chunk_line) {
+    if (!op_get(k->op)->takes_chunk && chunk_line) {
         err_set(err, "%s:%d: kernel [%s]: chunk applies to reduce only", path, chunk_line, k->name);
         return -1;
     }
+    int red = key_index(red_key_names[0]);
+    if (red_parse(k, (const char *const *)&s->later[red], &s->line[red], path, err))
+        return -1;
     char where[300];
     snprintf(where, sizeof where, "%s:%d", path, s->line[key_index("grid")]);
     if (finish_custom(k, s, path, dir, err) ||
@@ -236,6 +241,8 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
         return -1;
     snprintf(where, sizeof where, "%s:%d", path, s->line[key_index("args")]);
     if (s->later[key_index("args")] && kern_parse_args(s->later[key_index("args")], k, where, err))
+        return -1;
+    if (red_check_args(k, s->line[key_index("args")], err))
         return -1;
     if (s->line[key_index("layout")] && !op_get(k->op)->gemm) {
         err_set(err, "%s:%d: kernel [%s]: layout applies to sgemm only", path, s->line[key_index("layout")], k->name);

@@ -26,7 +26,7 @@ struct rep_result;
 /* One case's inputs and references, made once in the parent, so every kernel, backend and
  * width shares them: the inputs (and this record) in memory the workers share read-only, the
  * references in memory only the parent has (arena.h). */
-#define OP_MAX_INPUTS 4
+#define OP_MAX_INPUTS 6
 struct case_data {
     const struct hb_case *c;
     int used;         /* some selected kernel runs it */
@@ -75,7 +75,7 @@ struct op_desc {
     int gemm;                  /* an M x N x K product */
     int matrix_output;         /* the output is rows x columns (heat maps fold both); else a list */
     int has_total;             /* the outputs are partials of one total (its error is reported) */
-    int needs_chunk;           /* its manifests must say `chunk` */
+    int takes_chunk;           /* its manifests may say `chunk` (reduce.h says when they must) */
     /* Its prepare forks (a C reference runs in a child): plan.c runs it before the reference
      * threads start, as a fork while OpenBLAS computes on another thread hangs in OpenBLAS's
      * fork handler. */
@@ -84,6 +84,9 @@ struct op_desc {
      * that declares none: the op's ABI (kernels/README.md). */
     const struct op_param *params;
     const char *default_args;
+    /* Optional: the words of kernel k where they depend on its form (a reduction's identity is
+     * a float or an integer by its type); the same names and buffers as params. */
+    const struct op_param *(*params_of)(const struct kern_desc *k);
     /* Optional: completes and checks one case after its sizes are set (defaults, limits);
      * -1 with "where: problem" in err. */
     int (*complete_case)(struct hb_case *c, const char *where, struct hb_err *err);

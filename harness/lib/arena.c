@@ -27,6 +27,16 @@ static struct arena_region shared, own;
 static int shared_fd = -1; /* the sealed file behind `shared`, open in the parent only */
 static atomic_int sealed;
 
+/* This process's own memory past the own region (none reserved, or sealed: a shrink's
+ * trials): one mapping per allocation, none inherited by a child, each listed until freed. */
+struct arena_chunk {
+    char *base;
+    size_t bytes;
+    struct arena_chunk *next;
+};
+static struct arena_chunk *chunks;
+static pthread_mutex_t chunks_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* In every child, the moment it exists: the shared region mapped again from its file,
  * read-only at the same address (pointers into it stay valid), and the file closed; `own` is
  * not there at all. A child that cannot have it read-only does not run. */
@@ -99,13 +109,52 @@ static void *arena_take(struct arena_region *r, size_t n, size_t size)
     return xcalloc(n ? n : 1, size ? size : 1);
 }
 
+/* Zeroed memory of n * size bytes in a mapping of its own that no child inherits; exits 2,
+ * as a full region does, when the system has none. */
+static void *arena_own_chunk(size_t n, size_t size)
+{
+    size_t bytes = size && n <= (SIZE_MAX - 4096) / size ? n * size : 0;
+    void *p = bytes ? mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;
+    struct arena_chunk *c = p != MAP_FAILED && madvise(p, bytes, MADV_DONTFORK) == 0 ? malloc(sizeof *c) : NULL;
+    if (!c) {
+        fprintf(stderr, "harness: out of memory for references (%zu bytes in memory no worker inherits)\n", bytes);
+        exit(2);
+    }
+    c->base = p, c->bytes = bytes;
+    pthread_mutex_lock(&chunks_lock);
+    c->next = chunks, chunks = c;
+    pthread_mutex_unlock(&chunks_lock);
+    return p;
+}
+
+/* Unmaps p's chunk: 1, or 0 when p is no chunk's. */
+static int arena_free_chunk(void *p)
+{
+    pthread_mutex_lock(&chunks_lock);
+    struct arena_chunk **at = &chunks;
+    while (*at && (*at)->base != p)
+        at = &(*at)->next;
+    struct arena_chunk *c = *at;
+    if (c)
+        *at = c->next;
+    pthread_mutex_unlock(&chunks_lock);
+    if (c)
+        munmap(c->base, c->bytes), free(c);
+    return c != NULL;
+}
+
 void *arena_calloc(size_t n, size_t size) { return arena_take(&shared, n, size); }
 
-void *arena_calloc_own(size_t n, size_t size) { return arena_take(&own, n, size); }
+void *arena_calloc_own(size_t n, size_t size)
+{
+    if (own.base && !atomic_load(&sealed))
+        return arena_take(&own, n, size);
+    return arena_own_chunk(n ? n : 1, size ? size : 1);
+}
 
 void arena_free(void *p)
 {
-    if (!arena_owns(&shared, p) && !arena_owns(&own, p))
+    if (p && !arena_owns(&shared, p) && !arena_owns(&own, p) && !arena_free_chunk(p))
         free(p);
 }
 

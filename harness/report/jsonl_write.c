@@ -12,7 +12,11 @@
 
 static int has_first_bad(const void *p) { return ((const struct rep_result *)p)->cmp.first_i >= 0; }
 static int has_oob(const void *p) { return ((const struct rep_result *)p)->cmp.oob_buffer >= 0; }
-static int has_total(const void *p) { return op_get(((const struct rep_result *)p)->op)->has_total; }
+static int has_total(const void *p)
+{
+    const struct rep_result *r = p;
+    return op_get(r->op)->has_total && !r->cmp.no_total; /* a max or min has no sum */
+}
 
 static int has_sizes(const void *p) { return ((const struct rep_result *)p)->sizes[0] != 0; }
 static int has_buffer(const void *p) { return ((const struct rep_result *)p)->cmp.first_buffer[0] != 0; }

@@ -66,7 +66,7 @@ static void describe_figures(FILE *m, const struct rep_result *r)
     if (c->max_ratio > 0 || !figured)
         fprintf(m, "; max ratio %.3g = %.3g x its threshold %.3g, max ulp %" PRIu64, c->max_ratio,
                 c->threshold > 0 ? c->max_ratio / c->threshold : 0.0, c->threshold, c->max_ulp);
-    if (op->has_total)
+    if (op->has_total && !c->no_total)
         fprintf(m, "; sum off by %.3g%%", 100.0 * c->total_rel_err);
     if (c->first_i >= 0) {
         char element[64];

@@ -79,7 +79,7 @@ int ldr_is_built(const char *name)
 }
 
 /* The bytes of struct hb_backend that a backend of this ABI fills: fields are only ever
- * appended, so an older table is a prefix of today's. ABIs 7 and 8 appended to hb_kernel_spec
+ * appended, so an older table is a prefix of today's. ABIs 7 and 9 appended to hb_kernel_spec
  * only. */
 static size_t ldr_table_bytes(int abi)
 {
@@ -91,6 +91,8 @@ static size_t ldr_table_bytes(int abi)
         return offsetof(struct hb_backend, upload_many);
     if (abi < 6)
         return offsetof(struct hb_backend, caps);
+    if (abi < 8)
+        return offsetof(struct hb_backend, prepare);
     return sizeof(struct hb_backend);
 }
 

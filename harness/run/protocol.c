@@ -82,7 +82,7 @@ static int msg_fields_valid(const struct msg *m, struct hb_err *err)
 
 int msg_valid(struct msg *m, int group, int n_cases, struct hb_err *err)
 {
-    if (m->type < MSG_BEGIN || m->type > MSG_LAUNCH) {
+    if (m->type < MSG_BEGIN || m->type > MSG_LOAD) {
         err_set(err, "message of unknown type %d", m->type);
         return 0;
     }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* protocol.h: what a worker tells its parent over the result pipe and what the parent sends
  * over the command pipe (a group to run). A worker reports what it saw, never a verdict or a
- * figure one is made of: BEGIN before each case (so a crash is pinned to it), LAUNCH after each
- * launch, followed by that launch's output as it came back, byte for byte (the parent compares
- * it with references no worker holds: verify.c), RESULT when the case is over, GROUP when the
- * group cannot run at all, DONE. Records are fixed-size; the parent checks every field of every
+ * figure one is made of: LOAD before a kernel's code can first run in its process (the
+ * emulator's: no SKIP is believed after it), BEGIN before each case (so a crash is pinned to
+ * it), LAUNCH after each launch, followed by that launch's output as it came back, byte for
+ * byte (the parent compares it with references no worker holds: verify.c), RESULT when the case
+ * is over, GROUP when the group cannot run at all, DONE. Records are fixed-size; the parent checks every field of every
  * one and that it is the record due next, and reads an output of the size it works out itself:
  * the child runs the kernel's native code in its own address space and may send anything. */
 #ifndef HB_PROTOCOL_H
@@ -12,7 +13,7 @@
 
 #include "report.h"
 
-enum msg_type { MSG_BEGIN = 1, MSG_RESULT, MSG_GROUP, MSG_DONE, MSG_LAUNCH };
+enum msg_type { MSG_BEGIN = 1, MSG_RESULT, MSG_GROUP, MSG_DONE, MSG_LAUNCH, MSG_LOAD };
 /* DONE's index when the worker exits after it (a failed load may leave its context unusable):
  * it must not be given another group. */
 #define MSG_DONE_LEAVING 1

@@ -241,8 +241,7 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, st
      * case data beyond it could not stay in memory anyway. */
     double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     arena_open_now = !o->sanitize && host > 0 && arena_open((size_t)(2 * host)) == 0;
-    if (arena_open_now)
-        ref_set_keep(arena_calloc_own, arena_free); /* the parent's alone: no worker has them */
+    ref_set_keep(arena_calloc_own, arena_free); /* the parent's alone, arena or not: no worker has them */
     int selected_cases = plan_select_cases(cx, NULL, probes, *n_probes);
     if (plan_check_memory(cx, probes, *n_probes, err))
         return EXIT_USAGE;

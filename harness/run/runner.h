@@ -81,6 +81,7 @@ struct sup_worker {
     double assigned; /* now_ms() when its current group was sent (--trace) */
     int progressed;  /* a RESULT for its current group came */
     int said_group;  /* it sent a GROUP record for its current group: nothing of it runs */
+    int kernel_ran;  /* it sent a LOAD: a kernel's code may have run in it, no SKIP of it is believed */
     int first_row;   /* its group's row count when the group was sent: its rows follow */
     int timed_out, killed, exited, eof, status;
     double eof_at, exited_at;

@@ -268,7 +268,8 @@ static void sched_fill(struct sched *s)
 void sched_handle(struct sched *s, struct sup_worker *w, const struct msg *m)
 {
     struct sup_group *sg = &s->sg[w->group];
-    if (m->type != MSG_BEGIN && m->type != MSG_LAUNCH)
+    /* Not at a BEGIN, LAUNCH or LOAD: what it prints next (a crash's words) is its row's. */
+    if (m->type != MSG_BEGIN && m->type != MSG_LAUNCH && m->type != MSG_LOAD)
         sched_pass_output(w);
     s->results += m->type == MSG_RESULT;
     sup_message(s->cx, sg, w, m);

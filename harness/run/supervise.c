@@ -107,13 +107,18 @@ static int sup_case_due(const struct run_ctx *cx, const struct sup_group *s, con
 int sup_due(const struct run_ctx *cx, const struct sup_group *s, const struct sup_worker *w, const struct msg *m,
             struct hb_err *err)
 {
-    if (m->type == MSG_GROUP && (w->said_group || w->in_flight >= 0 || w->progressed))
-        return err_set(err, "group record after its cases began"), 0;
+    if ((m->type == MSG_GROUP || m->type == MSG_LOAD) && (w->said_group || w->in_flight >= 0 || w->progressed))
+        return err_set(err, "%s record after its cases began", m->type == MSG_LOAD ? "load" : "group"), 0;
+    /* Kernel code that has run in the worker (its static constructors, at load) could send
+     * the record an unsupported load would: a SKIP counts only when the backend decided it
+     * before (prepare). */
+    if (m->type == MSG_GROUP && m->rc == HB_UNSUPPORTED && w->kernel_ran)
+        return err_set(err, "a SKIP claimed after a kernel's code could run in the worker: not believed"), 0;
     if (m->type == MSG_DONE && (w->in_flight >= 0 || (!w->said_group && s->next < s->g->n_cases)))
         return err_set(err, "DONE with case %d of %d %s", w->in_flight >= 0 ? w->in_flight : s->next, s->g->n_cases,
                        w->in_flight >= 0 ? "in flight" : "due"),
                0;
-    if (m->type == MSG_GROUP || m->type == MSG_DONE)
+    if (m->type == MSG_GROUP || m->type == MSG_DONE || m->type == MSG_LOAD)
         return 1;
     return sup_case_due(cx, s, w, m, err);
 }
@@ -192,6 +197,8 @@ void sup_message(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, 
     } else if (m->type == MSG_GROUP) {
         w->said_group = 1;
         sup_child_group_row(s, m);
+    } else if (m->type == MSG_LOAD) {
+        w->kernel_ran = 1;
     } else {
         w->group = -1;
         w->deadline = 0;

@@ -124,6 +124,21 @@ static void wk_open(struct wk_state *w, const struct group *g)
     wk_phase(w, PH_OPEN);
 }
 
+/* Loads g's kernel. Where kernels run in this process (the emulator), the kernel's code runs
+ * from its load on (static constructors) and can write any record: what the backend cannot
+ * run it says first, in prepare, and the parent is told (LOAD) before load, after which it
+ * believes no SKIP of this worker. */
+static int wk_load(struct wk_state *w, const struct group *g, const struct hb_kernel_spec *spec, hb_kern **kern)
+{
+    if (!(w->be->caps & HB_CAP_IN_PROCESS))
+        return w->be->load(w->hctx, spec, kern);
+    int rc = w->be->prepare ? w->be->prepare(w->hctx, spec) : HB_OK;
+    if (rc != HB_OK)
+        return rc;
+    wk_simple(w, g, MSG_LOAD, 0);
+    return w->be->load(w->hctx, spec, kern);
+}
+
 /* Runs group g from case `start` on; returns only when the worker may take another group. */
 static void wk_run_group(struct wk_state *w, const struct group *g, int start)
 {
@@ -136,7 +151,7 @@ static void wk_run_group(struct wk_state *w, const struct group *g, int start)
     if (g->k) {
         struct hb_kernel_spec spec;
         kern_spec(g->k, path_exe_dir(), &spec);
-        int rc = w->be->load(w->hctx, &spec, &kern);
+        int rc = wk_load(w, g, &spec, &kern);
         wk_phase(w, PH_LOAD);
         if (rc != HB_OK) {
             wk_row(w, g, rc, w->be->last_error(w->hctx));

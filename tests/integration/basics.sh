@@ -148,6 +148,22 @@ else
     fi
 fi
 
+echo "integration: the CUDA and HIP backends ask for one work queue per context, never over yours"
+if [ ! -x "$T/probe" ]; then
+    skip "work queues per context" "tests/backend_probe.c not built (no hb_hip.so)"
+else
+    for so in "$BUILD/backends/hb_cuda.so" "$BUILD/backends/hb_hip.so"; do
+        [ -e "$so" ] || { skip "work queues: $(basename "$so")" "not built"; continue; }
+        env -u CUDA_DEVICE_MAX_CONNECTIONS "$T/probe" "$so" >"$T/queues.out" 2>&1
+        CUDA_DEVICE_MAX_CONNECTIONS=4 "$T/probe" "$so" >"$T/queues4.out" 2>&1
+        if grep -qx 'cuda_work_queues=1' "$T/queues.out" && grep -qx 'cuda_work_queues=4' "$T/queues4.out"; then
+            ok "$(basename "$so") sets CUDA_DEVICE_MAX_CONNECTIONS=1 on load, and keeps a value you set"
+        else
+            bad "$(basename "$so") sets CUDA_DEVICE_MAX_CONNECTIONS=1 on load, and keeps a value you set" "$T/queues.out"
+        fi
+    done
+fi
+
 if [ -n "$(device_count sim)" ]; then
     echo "integration: a user's HIP kernel compiles at run time; a HIP crash canary is contained"
     XDG_CACHE_HOME="$T/cache" "$H" run --backend sim --width 32,64 --only-manifest \

@@ -127,6 +127,9 @@ for plat in amd:gfx90a nvidia:sm_90; do
     expect_exit 1 "$arch: an entry the file lacks is not found" -- env XDG_CACHE_HOME="$RC" "$tool" "$arch" "$R/names.hip" real::nothing
     if grep -q "it holds: .*real::gemm_plain" "$T/out"; then ok "... and the kernels it holds are listed"
     else bad "... and the kernels it holds are listed" "$T/out"; fi
+    got=$(XDG_CACHE_HOME="$RC" "$tool" "$arch" "$R/cg_tile.hip" tile_sum 2>"$T/out")
+    if [ "$got" = _Z8tile_sumPKfPfi ]; then ok "$arch: cooperative groups after the runtime header compile (CUDA 13's libcu++ on NVIDIA)"
+    else bad "$arch: cooperative groups after the runtime header compile (got '$got')" "$T/out"; fi
 done
 if [ -x "$BUILD/backends/hip-entry-amd" ]; then
     # One compile per file and flags: entries that need no wrapper share the product.

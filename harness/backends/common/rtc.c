@@ -170,6 +170,22 @@ void rtc_first_error(const char *text, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)n, pick);
 }
 
+int rtc_have(const char *tool)
+{
+    if (strchr(tool, '/'))
+        return access(tool, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char dir[PATH_MAX];
+    for (const char *p = path ? path : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        int m = snprintf(dir, sizeof dir, "%.*s/%s", (int)n, p, tool);
+        if (n && m > 0 && (size_t)m < sizeof dir && access(dir, X_OK) == 0)
+            return 1;
+        p += n + (p[n] == ':');
+    }
+    return 0;
+}
+
 int rtc_run(char *const argv[], const char *log, char *err, size_t errlen)
 {
     posix_spawn_file_actions_t fa;

@@ -2,8 +2,8 @@
 /* rtc.h: run-time kernel compiles shared by every backend, so users' own kernels run
  * without rebuilding the harness: may the prebuilt product serve this source (only the very
  * file it was built from), where does a run-time product go (a per-user cache named by the
- * SHA-256 of what the build reads, each product sealed: rtc_cache.c), running a compiler
- * without a shell, and naming the binary that ran.
+ * SHA-256 of what the build reads, the preprocessed source included, each product sealed:
+ * rtc_cache.c), running a compiler without a shell, and naming the binary that ran.
  * It knows no GPU API and never decides a verdict: callers map failures to their status. */
 #ifndef HB_RTC_H
 #define HB_RTC_H
@@ -36,13 +36,20 @@ int rtc_cache_dir(const struct hb_kernel_spec *s, const char *backend, char *dir
  * when it must be built, -1 when the name does not fit. */
 int rtc_cache_name(const char *dir, const unsigned char digest[SHA256_BYTES], const char *ext, char *path, size_t len);
 
-/* The product of s in the cache, named by the SHA-256 of the source's real path and content
- * (never its time stamps), key (compiler, flags and target) and this backend's own build, so
- * a rebuilt backend never reuses stale objects. The headers it includes are not in the name:
- * a backend that can preprocess names its products by the preprocessed text instead
- * (rtc_cache_name). Returns as rtc_cache_name, or -1 with err. */
-int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key, const char *ext, char *path,
-                   size_t len, char *err, size_t errlen);
+/* The most words of a compile command rtc_cache_lookup takes. */
+#define RTC_MAX_WORDS 64
+
+/* The product of s in the cache, named by the SHA-256 of what its build reads: the source's
+ * real path and bytes, key (rtc_key), the compiler's file and this backend's own build (a
+ * rebuilt backend never reuses stale objects), and the source preprocessed by the compile's
+ * own command words[0..n) (compiler, flags, target, the source's -I and -D) with "-E SOURCE
+ * -o OUT": every header it includes, through the same search path and macros, so a header
+ * edited, or one that appears later (`__has_include`), names another product. The
+ * preprocessing runs in a scratch folder of the cache. Returns as rtc_cache_name; 2 when the
+ * preprocessor failed, as the compile would (err: its first error and the kept log's path);
+ * -1 with err. */
+int rtc_cache_lookup(const struct hb_kernel_spec *s, const char *backend, char *const *words, int n, const char *key,
+                     const char *ext, char *path, size_t len, char *err, size_t errlen);
 
 /* Whether a cached product may be used: a regular file (no link), ours, writable by no one
  * else, whose SHA-256 is the one its seal (<path>.sha256, ours too) recorded when it was
@@ -67,6 +74,9 @@ int rtc_keep(const char *file, const char *path, const char *suffix, char *out, 
  * one can predict) and names it in out: run-time compiles write only such files before
  * renaming their product into place. 0, or -1 with err. */
 int rtc_temp(const char *path, const char *suffix, char *out, size_t len, char *err, size_t errlen);
+
+/* Whether tool can be run: a path naming an executable, or a bare name found on PATH. */
+int rtc_have(const char *tool);
 
 /* Runs argv (argv[0] a path, or a name looked up in PATH) with stdout and stderr appended to
  * log, which is opened without following a symbolic link. 0: exit status 0. 1: the compiler
@@ -98,7 +108,7 @@ int rtc_user_flags(const struct hb_kernel_spec *s, char *buf, size_t buflen, cha
 int rtc_wrapper(const struct hb_kernel_spec *s, const char *obj, const char *ext, char *path, size_t len, char *err,
                 size_t errlen);
 
-/* The inputs of a run-time product's cache key besides the source (rtc_cache_path): the n
+/* The inputs of a run-time product's cache key besides the source (rtc_cache_lookup): the n
  * words of its command without source and output (compiler, flags, target, the source's -I
  * and -D), and a template-id entry, which its wrapper instantiates (rtc_wrapper). Any other
  * entry of the file is not an input: the kernels of one file share one compile. */

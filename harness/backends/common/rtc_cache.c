@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* rtc_cache.c: the run-time compile cache of rtc.h: its per-user folder (checked to be ours
- * alone), products named by the SHA-256 of what their build read, a product's seal (its own
- * SHA-256, checked before it is used: a damaged or planted object is rebuilt, never loaded)
- * and each build's scratch folder, which a build killed halfway leaves for the next one to
- * remove. */
+ * alone), products named by the SHA-256 of what their build read (the source preprocessed by
+ * its own compile command, so its headers count), a product's seal (its own SHA-256, checked
+ * before it is used: a damaged or planted object is rebuilt, never loaded) and each build's
+ * scratch folder, which a build killed halfway leaves for the next one to remove. */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -172,33 +172,94 @@ int rtc_cache_name(const char *dir, const unsigned char digest[SHA256_BYTES], co
     return rtc_product_ok(path);
 }
 
-int rtc_cache_path(const struct hb_kernel_spec *s, const char *backend, const char *key, const char *ext, char *path,
-                   size_t len, char *err, size_t errlen)
+/* The product's name: the SHA-256 of the source's real path and bytes (a FIFO or folder is
+ * refused here, before a preprocessor could block on it), key, the compiler's file (an
+ * upgrade in place), this backend's own build (a rebuilt backend never reuses stale objects)
+ * and the preprocessed text at pre. 1, 0 or -1 as rtc_cache_name. */
+static int rtc_name_product(const char *real, const char *key, const char *tool, const char *pre, const char *dir,
+                            const char *ext, char *path, size_t len, char *err, size_t errlen)
 {
-    char real[PATH_MAX], dir[2048];
-    struct stat self = {0};
-    if (!realpath(s->source_path, real)) {
-        snprintf(err, errlen, "%s: %s", s->source_path, strerror(errno));
-        return -1;
-    }
     struct sha256 h;
     unsigned char d[SHA256_BYTES];
+    struct stat self = {0}, compiler = {0};
+    Dl_info me;
+    if (dladdr((void *)rtc_name_product, &me) && me.dli_fname)
+        (void)stat(me.dli_fname, &self);
+    if (strchr(tool, '/'))
+        (void)stat(tool, &compiler);
     sha256_init(&h);
     sha256_update(&h, real, strlen(real) + 1);
     if (sha256_file(&h, real, err, errlen) != 0)
         return -1;
-    Dl_info me;
-    if (dladdr((void *)rtc_cache_path, &me) && me.dli_fname)
-        (void)stat(me.dli_fname, &self);
     sha256_update(&h, key, strlen(key) + 1);
     sha256_update(&h, &self.st_mtim, sizeof self.st_mtim);
-    sha256_final(&h, d);
-    if (rtc_cache_dir(s, backend, dir, sizeof dir, err, errlen) != 0)
+    sha256_update(&h, &compiler.st_size, sizeof compiler.st_size);
+    sha256_update(&h, &compiler.st_mtim, sizeof compiler.st_mtim);
+    if (sha256_file(&h, pre, err, errlen) != 0)
         return -1;
+    sha256_final(&h, d);
     int have = rtc_cache_name(dir, d, ext, path, len);
     if (have < 0)
-        snprintf(err, errlen, "cache path too long in %s", dir);
+        snprintf(err, errlen, "cache path too long in %.300s", dir);
     return have;
+}
+
+/* A preprocessing run's scratch folder, its output and its log. */
+struct rtc_pre_files {
+    char scratch[PATH_MAX], pre[PATH_MAX + 32], log[PATH_MAX + 32];
+};
+
+/* Runs the preprocessor (argv, its output slot out_at) in a fresh scratch folder of dir, the
+ * output and the log in f. As rtc_run, or -1 with err. */
+static int rtc_preprocess(char *argv[], int out_at, const char *dir, struct rtc_pre_files *f, char *err, size_t errlen)
+{
+    char stem[PATH_MAX + 8];
+    if (rtc_scratch_open(dir, f->scratch, sizeof f->scratch, err, errlen) != 0)
+        return -1;
+    snprintf(stem, sizeof stem, "%s/pre", f->scratch);
+    if (rtc_temp(stem, ".i", f->pre, sizeof f->pre, err, errlen) != 0 ||
+        rtc_temp(stem, ".log", f->log, sizeof f->log, err, errlen) != 0)
+        return -1;
+    argv[out_at] = f->pre;
+    return rtc_run(argv, f->log, err, errlen);
+}
+
+int rtc_cache_lookup(const struct hb_kernel_spec *s, const char *backend, char *const *words, int n, const char *key,
+                     const char *ext, char *path, size_t len, char *err, size_t errlen)
+{
+    char real[PATH_MAX], dir[2048], stem[PATH_MAX + 2100], kept[PATH_MAX + 2200];
+    char *argv[RTC_MAX_WORDS + 6];
+    struct rtc_pre_files f;
+    f.scratch[0] = '\0';
+    if (n < 1 || n > RTC_MAX_WORDS) {
+        snprintf(err, errlen, "%s: %d compiler words (1 to %d)", s->name, n, RTC_MAX_WORDS);
+        return -1;
+    }
+    if (!realpath(s->source_path, real)) {
+        snprintf(err, errlen, "%s: %s", s->source_path, strerror(errno));
+        return -1;
+    }
+    if (rtc_cache_dir(s, backend, dir, sizeof dir, err, errlen) != 0)
+        return -1;
+    /* The compile's own command with -E: the source and every header it includes, found
+     * through the same -I, -D and target as the compile that would follow. */
+    memcpy(argv, words, (size_t)n * sizeof *argv);
+    argv[n] = "-E", argv[n + 1] = (char *)s->source_path, argv[n + 2] = "-o", argv[n + 3] = NULL, argv[n + 4] = NULL;
+    int rc = rtc_preprocess(argv, n + 3, dir, &f, err, errlen);
+    if (rc == 0)
+        rc = rtc_name_product(real, key, words[0], f.pre, dir, ext, path, len, err, errlen);
+    else if (rc > 0) {
+        /* What the compile would say: its log kept, named after the source. */
+        const char *base = strrchr(real, '/');
+        snprintf(stem, sizeof stem, "%s/%s", dir, base ? base + 1 : real);
+        if (rtc_keep(f.log, stem, ".log", kept, sizeof kept) == 0) {
+            size_t used = strlen(err);
+            snprintf(err + used, errlen - used, " (log: %s)", kept);
+        }
+        rc = 2;
+    }
+    rtc_scratch_close(f.scratch);
+    return rc;
 }
 
 /* Removes a folder of plain files (a scratch folder). */

@@ -484,4 +484,9 @@ static const struct hb_backend cu_backend = {
     .host_free = cu_host_free,
 };
 
-const struct hb_backend *hb_backend_entry(void) { return &cu_backend; }
+/* Before any call into the driver, which reads the setting when it makes a context. */
+const struct hb_backend *hb_backend_entry(void)
+{
+    hbc_one_work_queue();
+    return &cu_backend;
+}

@@ -13,11 +13,9 @@
 #include <unistd.h>
 
 #include "cu_internal.h"
+#include "cu_nvcc.h"
 #include "entry_name.h"
 #include "rtc.h"
-
-/* Words of a run-time compile's command: nvcc's or NVRTC's own, and a manifest's -I and -D. */
-#define CU_NVCC_WORDS 48
 
 /* libstdc++'s demangler, C-callable: kernels found by enumeration have mangled names. */
 char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
@@ -157,60 +155,6 @@ static int cu_nvrtc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, int 
     return *image ? HB_OK : HB_ERROR;
 }
 
-/* The nvcc next to the CUDA this backend uses ($CUDA_HOME, else the build's), or NULL. */
-static const char *cu_nvcc(char *buf, size_t len)
-{
-    const char *home = getenv("CUDA_HOME");
-    if (home && *home) {
-        snprintf(buf, len, "%.1000s/bin/nvcc", home);
-        if (access(buf, X_OK) == 0)
-            return buf;
-    }
-    snprintf(buf, len, "%s/bin/nvcc", CU_CUDA_HOME);
-    return access(buf, X_OK) == 0 ? buf : NULL;
-}
-
-/* Compiles with nvcc into the run-time cache (rtc.h): a cubin for sm_XY, the source's own
- * include folders and macros first, the user's warnings shown in the log but not fatal.
- * *image stays NULL: the caller loads `obj` from the file. */
-static int cu_nvcc_compile(hb_ctx *ctx, const struct hb_kernel_spec *spec, const char *nvcc, int major, int minor,
-                           char *obj, size_t obj_len, char *origin, size_t origin_len)
-{
-    char arch[32], words[16384], *argv[CU_NVCC_WORDS], tool[4096], key[4500];
-    snprintf(arch, sizeof arch, "-arch=sm_%d%d", major, minor);
-    int n = 0;
-    argv[n++] = (char *)nvcc;
-    int user = rtc_user_flags(spec, words, sizeof words, argv + n, CU_NVCC_WORDS - 12);
-    if (user < 0)
-        return snprintf(ctx->err, sizeof ctx->err, "%s: too many includes and defines", spec->name), HB_ERROR;
-    n += user;
-    /* -x cu: a user's .cuh (or any other name) is CUDA, as the file's includer would compile it. */
-    const char *fixed[] = {"-x", "cu", "-cubin", "-O3", "-lineinfo", arch};
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        argv[n++] = (char *)fixed[i];
-    rtc_join(argv, n, tool, sizeof tool);
-    rtc_key(spec, argv, n, key, sizeof key);
-    int have = rtc_cache_path(spec, "cuda", key, ".cubin", obj, obj_len, ctx->err, sizeof ctx->err);
-    if (have < 0)
-        return HB_ERROR;
-    rtc_describe(spec, obj, "built at run time", tool, origin, origin_len);
-    if (have > 0)
-        return HB_OK;
-    char unit[4200];
-    if (rtc_wrapper(spec, obj, ".wrap.cu", unit, sizeof unit, ctx->err, sizeof ctx->err))
-        return HB_ERROR;
-    argv[n++] = unit, argv[n++] = "-o", argv[n] = NULL, argv[n + 1] = NULL;
-    char why[1536];
-    int rc = rtc_build(argv, n, obj, why, sizeof why);
-    if (strcmp(unit, spec->source_path))
-        unlink(unit);
-    if (rc > 0)
-        snprintf(ctx->err, sizeof ctx->err, "does not compile with nvcc (%s): %.1530s", arch + 6, why);
-    else if (rc < 0)
-        snprintf(ctx->err, sizeof ctx->err, "run-time compile of %.400s: %.1530s", spec->source_path, why);
-    return rc ? HB_ERROR : HB_OK;
-}
-
 /* The entry by its name as written, looking through every kernel of the library when it is not
  * an extern "C" symbol; on failure ctx->err lists what the library holds. */
 static int cu_find_entry(hb_ctx *ctx, hb_kern *k, const char *entry, const char *lowered)
@@ -287,9 +231,10 @@ static int cu_binary(hb_ctx *ctx, const struct hb_kernel_spec *spec, char *path,
     int major = 0, minor = 0;
     if (cu_arch(ctx, &major, &minor) != HB_OK)
         return HB_ERROR;
-    char nvcc[1100];
-    if (cu_nvcc(nvcc, sizeof nvcc))
-        return cu_nvcc_compile(ctx, spec, nvcc, major, minor, path, len, origin, origin_len);
+    char nvcc[1100], sm[32];
+    snprintf(sm, sizeof sm, "sm_%d%d", major, minor);
+    if (cu_nvcc_find(nvcc, sizeof nvcc))
+        return cu_nvcc_compile(spec, nvcc, sm, path, len, origin, origin_len, ctx->err, sizeof ctx->err);
     char tool[4096], words[16384], *user[CU_NVCC_WORDS];
     int n = snprintf(tool, sizeof tool, "NVRTC for sm_%d%d (no nvcc found)", major, minor);
     int n_user = rtc_user_flags(spec, words, sizeof words, user, CU_NVCC_WORDS);

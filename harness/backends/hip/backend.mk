@@ -96,7 +96,8 @@ $(BUILD)/backends/hip-entry-amd: harness/backends/hip/hip_entry_main.c $(HIP_ENT
 endif
 
 # The runtime backend's sources on either platform (nvidia.mk adds its driver forwarder).
-HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/common/hbc.h $(HIP_ENTRY_SRC)
+HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/hip/hip_error.c harness/backends/hip/hip_error.h \
+              harness/backends/common/hbc.h $(HIP_ENTRY_SRC)
 HIP_PLATFORM_STAMP := $(BUILD)/backends/hip-platform.stamp
 
 ifneq ($(HIP_SKIP),)

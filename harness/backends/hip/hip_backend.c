@@ -6,7 +6,6 @@
  * not in Debian 12); the only width is the device's warpSize. */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 
 #include "backend.h"
 #include "hbc.h"
+#include "hip_error.h"
 #include "hip_rtc.h"
 #include "rtc.h"
 
@@ -37,61 +37,6 @@ struct hb_kern {
     unsigned shared_bytes; /* dynamic shared memory per block */
     char origin[2048];     /* the binary that runs (hip_rtc_origin) */
 };
-
-static void hip_fmt(char *dst, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(dst, len, fmt, ap);
-    va_end(ap);
-}
-
-/* "hipErrorX (text)": HIP 5.2's hipGetErrorString often returns the name again,
- * and saying it twice helps nobody. */
-static const char *hip_errtext(hipError_t e, char *buf, size_t len)
-{
-    const char *name = hipGetErrorName(e), *text = hipGetErrorString(e);
-    if (strcmp(name, text) == 0)
-        hip_fmt(buf, len, "%s", name);
-    else
-        hip_fmt(buf, len, "%s (%s)", name, text);
-    return buf;
-}
-
-/* Every failing HIP call is reported the same way: the call, then the error. */
-static int hip_fail(char *dst, size_t len, const char *call, hipError_t e)
-{
-    char t[160];
-    hip_fmt(dst, len, "%s: %s", call, hip_errtext(e, t, sizeof t));
-    return HB_ERROR;
-}
-
-/* On NVIDIA, no driver at all (InsufficientDriver) is no device too, as for the CUDA backend. */
-static int hip_is_no_device(hipError_t e)
-{
-#ifdef __HIP_PLATFORM_NVIDIA__
-    return e == hipErrorNoDevice || e == hipErrorInsufficientDriver;
-#else
-    return e == hipErrorNoDevice;
-#endif
-}
-
-/* The no-device message names the likely cause: ROCm needs the amdgpu kernel driver's
- * /dev/kfd, which a machine without an AMD GPU (or a container not given it) lacks; CUDA
- * needs the NVIDIA driver's libcuda.so.1, at least as new as the runtime. */
-static void hip_no_device(char *dst, size_t len, hipError_t e)
-{
-    char t[160];
-#ifdef __HIP_PLATFORM_NVIDIA__
-    hip_fmt(dst, len, "no HIP device (nvidia platform): %s from hipGetDeviceCount (%s)", hip_errtext(e, t, sizeof t),
-            e == hipErrorInsufficientDriver ? "no NVIDIA driver, or one older than the runtime"
-                                            : "the NVIDIA driver sees no GPU");
-#else
-    hip_fmt(dst, len, "no HIP device: %s from hipGetDeviceCount (%s)", hip_errtext(e, t, sizeof t),
-            access("/dev/kfd", R_OK | W_OK) == 0 ? "/dev/kfd is present: no supported GPU agent"
-                                                 : "/dev/kfd missing or not accessible");
-#endif
-}
 
 /* The device's code target: "gfx90a" from "gfx90a:sramecc+:xnack-" on AMD; "sm_90" on
  * NVIDIA, where HIP 5.2 leaves gcnArchName unset. */
@@ -495,4 +440,9 @@ static const struct hb_backend hip_backend = {
     .kernel_origin = hip_kernel_origin,
 };
 
-const struct hb_backend *hb_backend_entry(void) { return &hip_backend; }
+/* Before any call into the driver, which reads the setting when it makes a context. */
+const struct hb_backend *hb_backend_entry(void)
+{
+    hbc_one_work_queue();
+    return &hip_backend;
+}

@@ -39,23 +39,6 @@ static int hip_rtc_user(const struct hb_kernel_spec *spec, struct hip_cmd *c, ch
 
 static void hip_rtc_arg(struct hip_cmd *c, const char *word) { c->argv[c->argc++] = (char *)word; }
 
-/* A tool named by path must be executable; a bare name must be on PATH. */
-static int hip_rtc_have(const char *tool)
-{
-    if (strchr(tool, '/'))
-        return access(tool, X_OK) == 0;
-    const char *path = getenv("PATH");
-    char dir[PATH_MAX];
-    for (const char *p = path ? path : ""; *p;) {
-        size_t n = strcspn(p, ":");
-        int m = snprintf(dir, sizeof dir, "%.*s/%s", (int)n, p, tool);
-        if (n && m > 0 && (size_t)m < sizeof dir && access(dir, X_OK) == 0)
-            return 1;
-        p += n + (p[n] == ':');
-    }
-    return 0;
-}
-
 #ifdef __HIP_PLATFORM_NVIDIA__
 /* nvcc from $CUDA_HOME, else the toolkit make used (HIP_NV_CUDA_HOME), else PATH: a cubin, so
  * its kernels' symbols can be read (code_object.c). hipcc's implicit hip_runtime.h is made
@@ -107,6 +90,25 @@ static int hip_rtc_command(const struct hb_kernel_spec *spec, const char *arch, 
 }
 #endif
 
+/* Builds c's product (its wrapper for a template-id entry) into path. As rtc_build, 2 for
+ * the compiler's complaint. */
+static int hip_rtc_build(const struct hb_kernel_spec *spec, struct hip_cmd *c, const char *path, char *why,
+                         size_t whylen)
+{
+    char unit[PATH_MAX + 64];
+    if (rtc_wrapper(spec, path, HIP_WRAP_EXT, unit, sizeof unit, why, whylen) != 0)
+        return -1;
+    hip_rtc_arg(c, unit);
+    hip_rtc_arg(c, "-o");
+    c->out = c->argc;
+    hip_rtc_arg(c, NULL); /* the output, filled by rtc_build */
+    hip_rtc_arg(c, NULL); /* argv's end */
+    int rc = rtc_build(c->argv, c->out, path, why, whylen);
+    if (strcmp(unit, spec->source_path) != 0)
+        unlink(unit);
+    return rc > 0 ? 2 : rc;
+}
+
 int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *path, size_t len, char *err,
                     size_t errlen)
 {
@@ -115,33 +117,22 @@ int hip_rtc_compile(const struct hb_kernel_spec *spec, const char *arch, char *p
     memset(&c, 0, sizeof c);
     if (hip_rtc_command(spec, arch, &c, err, errlen) != 0)
         return missing;
-    if (!hip_rtc_have(c.tool)) {
+    if (!rtc_have(c.tool)) {
         snprintf(err, errlen, "%.300s not found (set %s): cannot compile %.300s at run time", c.tool,
                  HIP_PLATFORM_NAME ? "CUDA_HOME" : "HIPCC", spec->source_path);
         return missing;
     }
-    char key[4 * PATH_MAX + 1200];
+    char key[4 * PATH_MAX + 1200], why[400];
     rtc_key(spec, c.argv, c.argc, key, sizeof key);
-    int have = rtc_cache_path(spec, HIP_PRODUCT_DIR, key, HIP_RTC_EXT, path, len, err, errlen);
-    if (have != 0)
-        return have < 0 ? HB_ERROR : HB_OK;
-    char unit[PATH_MAX + 64];
-    if (rtc_wrapper(spec, path, HIP_WRAP_EXT, unit, sizeof unit, err, errlen) != 0)
-        return HB_ERROR;
-    hip_rtc_arg(&c, unit);
-    hip_rtc_arg(&c, "-o");
-    c.out = c.argc;
-    hip_rtc_arg(&c, NULL); /* the output, filled by rtc_build */
-    hip_rtc_arg(&c, NULL); /* argv's end */
-    char why[400];
-    int rc = rtc_build(c.argv, c.out, path, why, sizeof why);
-    if (strcmp(unit, spec->source_path) != 0)
-        unlink(unit);
-    if (rc > 0)
+    /* 1 cached, 0 to build, 2 the compiler's complaint (preprocessing or compiling), -1. */
+    int rc = rtc_cache_lookup(spec, HIP_PRODUCT_DIR, c.argv, c.argc, key, HIP_RTC_EXT, path, len, why, sizeof why);
+    if (rc == 0)
+        rc = hip_rtc_build(spec, &c, path, why, sizeof why);
+    if (rc == 2)
         snprintf(err, errlen, "%s for %s does not compile: %s", c.tool, arch, why);
     else if (rc < 0)
         snprintf(err, errlen, "run-time compile of %.200s: %s", spec->source_path, why);
-    return rc == 0 ? HB_OK : HB_ERROR;
+    return rc == 0 || rc == 1 ? HB_OK : HB_ERROR;
 }
 
 int hip_rtc_symbol(const char *entry, const char *path, char *symbol, size_t len, char *held, size_t heldlen)

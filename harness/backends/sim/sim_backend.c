@@ -437,6 +437,7 @@ static const struct hb_backend sim_backend = {
     .platform = NULL,
     .faults = sim_faults,
     .kernel_origin = sim_kernel_origin,
+    .prepare = sim_prepare,
 };
 
 const struct hb_backend *hb_backend_entry(void) { return &sim_backend; }

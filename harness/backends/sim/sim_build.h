@@ -58,6 +58,10 @@ void sim_build_tool(const struct sim_flavour *f, char *out, size_t len);
  * `extern thread_local` names, which g++ may call unconditionally. Their count, or -1 with err. */
 int sim_elf_undefined(const char *obj, int tls, char *names, size_t cap, char *err, size_t errlen);
 
+/* The bytes of a linked ELF object's thread-local segment (its static and dynamic __shared__
+ * memory), read from its program headers without loading it; -1 with err. */
+long long sim_elf_tls_bytes(const char *obj, char *err, size_t errlen);
+
 /* Whether the ELF object's code makes volatile accesses (calls a __tsan_volatile_ hook): 1
  * or 0, or -1 with err. */
 int sim_elf_calls_volatile(const char *obj, char *err, size_t errlen);

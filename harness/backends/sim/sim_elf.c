@@ -2,9 +2,10 @@
 /* sim_elf.c: finds a compiled kernel object's undefined thread-local symbols, which are its
  * `extern __shared__` declarations (the prelude makes __shared__ thread_local), and the init
  * functions its code calls before using them, so the link can define both (dynamic shared
- * memory, which has no initializer); and whether its code calls the hooks of volatile
- * accesses (sim_hooks.h), which only a checked build has. Reads one native 64-bit ELF object,
- * checking every offset against its size; it does not interpret anything else. */
+ * memory, which has no initializer); whether its code calls the hooks of volatile accesses
+ * (sim_hooks.h), which only a checked build has; and a linked object's shared memory, before
+ * it is loaded. Reads one native 64-bit ELF object, checking every offset against its size;
+ * it does not interpret anything else. */
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -171,4 +172,27 @@ int sim_elf_calls_volatile(const char *obj, char *err, size_t errlen)
     int found = sim_elf_refers(d, size, "__tsan_volatile_", err, errlen);
     free(d);
     return found;
+}
+
+long long sim_elf_tls_bytes(const char *obj, char *err, size_t errlen)
+{
+    unsigned char *d;
+    size_t size;
+    if (sim_elf_read(obj, &d, &size, err, errlen) != 0)
+        return -1;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)d;
+    long long tls = -1;
+    if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > size ||
+        (size - eh->e_phoff) / sizeof(Elf64_Phdr) < eh->e_phnum) {
+        snprintf(err, errlen, "%s: not a 64-bit ELF object with program headers", obj);
+    } else {
+        const Elf64_Phdr *ph = (const Elf64_Phdr *)(d + eh->e_phoff);
+        tls = 0;
+        for (int i = 0; i < eh->e_phnum; i++)
+            if (ph[i].p_type == PT_TLS)
+                tls = (long long)ph[i].p_memsz;
+    }
+    free(d);
+    return tls;
 }

@@ -70,6 +70,13 @@ struct hb_ctx {
     _Atomic uint64_t failed_block; /* the lowest failed block (job_err says why), or UINT64_MAX */
     char job_err[512];
     struct hb_fault faults[2]; /* the last launch's out-of-bounds reads, writes */
+    /* What sim_prepare built and checked for the spec it was given last, which the load that
+     * follows opens (sim_load.c); NULL when none waits. */
+    const struct hb_kernel_spec *prepared;
+    char prepared_path[4096], prepared_log[4200];
+    int prepared_prebuilt;
+    char prepared_obj[4200]; /* the file's compiled object it was linked from (sim_build) */
+    int prepared_entries;    /* how many entries that one compile wrapped */
 };
 
 void sim_err(struct hb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -80,7 +87,10 @@ int sim_launch_prepare(struct hb_ctx *c, const hb_kern *k, const unsigned grid[3
                        struct sim_launch *L);
 void sim_launch_faults(struct hb_ctx *c);
 
-/* sim_load.c */
+/* sim_load.c: prepare builds and checks (every SKIP is decided there, before the kernel's
+ * code runs in this process); load opens what prepare found, preparing first when it was not
+ * called just before with this spec. */
+int sim_prepare(hb_ctx *c, const struct hb_kernel_spec *s);
 int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out);
 void sim_unload(hb_ctx *c, hb_kern *k);
 

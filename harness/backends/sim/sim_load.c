@@ -138,9 +138,9 @@ static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const s
         sim_err(c, "dlsym(%s) in %s: %s", s->entry, path, dlerror());
         return HB_ERROR;
     }
-    if (*dialect == SIM_DIALECT_CUDA && c->width > 32) {
-        sim_err(c, "built with 32-bit lane masks: width %d not modelled", c->width);
-        return HB_UNSUPPORTED;
+    if (*dialect == SIM_DIALECT_CUDA && c->width > 32) { /* a CUDA source at 64 runs its port build */
+        sim_err(c, "%s: built with 32-bit lane masks, loaded at width %d; rebuild with make", path, c->width);
+        return HB_ERROR;
     }
     if (dlinfo(dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
         sim_err(c, "dlinfo(%s, RTLD_DI_LINKMAP): %s", path, dlerror());
@@ -148,10 +148,6 @@ static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const s
     }
     struct sim_phdr_query q = {lm->l_name, 0, {0, 0}, {0, 0}};
     dl_iterate_phdr(sim_phdr_cb, &q);
-    if (q.tls > SIM_SHARED_BYTES) {
-        sim_err(c, "%s uses %zu bytes of shared memory, more than %u", s->entry, q.tls, SIM_SHARED_BYTES);
-        return HB_UNSUPPORTED;
-    }
     if (kinds) {
         int rc = sim_check_kinds(c, s, *kinds);
         if (rc != HB_OK)
@@ -245,9 +241,26 @@ static void sim_flavour_of(const struct hb_ctx *c, const struct hb_kernel_spec *
     }
 }
 
-int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
+/* What sim_prepare checks of a product before it loads: a make product that is a marker, or
+ * more shared memory than a block has, is a SKIP. */
+static int sim_check_unloaded(struct hb_ctx *c, const struct hb_kernel_spec *s, const char *path)
 {
-    *out = NULL;
+    int rc = sim_check_product(c, path);
+    if (rc != HB_OK)
+        return rc;
+    long long tls = sim_elf_tls_bytes(path, c->err, sizeof c->err);
+    if (tls < 0)
+        return HB_ERROR;
+    if (tls > SIM_SHARED_BYTES) {
+        sim_err(c, "%s uses %lld bytes of shared memory, more than %u", s->entry, tls, SIM_SHARED_BYTES);
+        return HB_UNSUPPORTED;
+    }
+    return HB_OK;
+}
+
+int sim_prepare(hb_ctx *c, const struct hb_kernel_spec *s)
+{
+    c->prepared = NULL;
     if (strcmp(s->lang, "cuda") != 0 && strcmp(s->lang, "hip") != 0) {
         sim_err(c, "the emulator runs cuda and hip sources, not %s", s->lang);
         return HB_UNSUPPORTED;
@@ -264,26 +277,49 @@ int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
     }
     struct sim_flavour f;
     sim_flavour_of(c, s, &f);
-    char path[4096], log[4200] = "", sub[32], tool[6000], obj[4200] = "";
+    char sub[32], *path = c->prepared_path;
     int prebuilt = 0;
+    c->prepared_log[0] = '\0';
     if (!f.wrapped) {
         snprintf(sub, sizeof sub, "sim/%s", f.port ? "cuda-wave64" : s->lang);
-        prebuilt = rtc_prebuilt(s, sub, ".so", path, sizeof path, c->err, sizeof c->err);
+        prebuilt = rtc_prebuilt(s, sub, ".so", path, sizeof c->prepared_path, c->err, sizeof c->err);
         if (prebuilt < 0)
             return HB_ERROR;
     }
-    int rc = prebuilt ? HB_OK : sim_build(c, &f, path, sizeof path, log, sizeof log, obj, sizeof obj);
+    c->prepared_obj[0] = '\0';
+    int rc = prebuilt ? HB_OK
+                      : sim_build(c, &f, path, sizeof c->prepared_path, c->prepared_log, sizeof c->prepared_log,
+                                  c->prepared_obj, sizeof c->prepared_obj);
+    c->prepared_entries = f.n_entries;
     if (rc == HB_OK)
-        rc = sim_open_product(c, s, &f, path, out);
+        rc = sim_check_unloaded(c, s, path);
+    if (rc == HB_OK)
+        c->prepared = s, c->prepared_prebuilt = prebuilt;
+    return rc;
+}
+
+int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
+{
+    *out = NULL;
+    int rc = c->prepared == s ? HB_OK : sim_prepare(c, s);
+    c->prepared = NULL;
     if (rc != HB_OK)
         return rc;
-    char how[4400], unchecked[4200] = "", shared[4300] = "";
+    struct sim_flavour f;
+    sim_flavour_of(c, s, &f);
+    if (c->prepared_entries == 1) /* its build fell back to this entry alone (sim_build) */
+        f.n_entries = 1, f.entries = &s->entry;
+    const char *path = c->prepared_path, *log = c->prepared_log;
+    rc = sim_open_product(c, s, &f, path, out);
+    if (rc != HB_OK)
+        return rc;
+    char how[4400], unchecked[4200] = "", tool[6000], shared[4300] = "";
     sim_open_unchecked(c, s, &f, path, *out, unchecked, sizeof unchecked);
-    const char *base = strrchr(obj, '/');
-    if (f.n_entries > 1) /* the log's word that the file was compiled once for its kernels */
-        snprintf(shared, sizeof shared, ", linked from one compile of the file for its %d kernels (%s)", f.n_entries,
-                 base ? base + 1 : obj);
-    snprintf(how, sizeof how, "%s%s%s%s%s%s%s", prebuilt ? "built by make" : "built at run time", shared,
+    const char *base = strrchr(c->prepared_obj, '/');
+    if (c->prepared_entries > 1) /* the log's word that the file was compiled once for its kernels */
+        snprintf(shared, sizeof shared, ", linked from one compile of the file for its %d kernels (%s)",
+                 c->prepared_entries, base ? base + 1 : c->prepared_obj);
+    snprintf(how, sizeof how, "%s%s%s%s%s%s%s", c->prepared_prebuilt ? "built by make" : "built at run time", shared,
              log[0] ? ", warnings in " : "", log, unchecked[0] ? "; repeats after a clean first launch: " : "",
              unchecked, unchecked[0] ? " (no access checks)" : "");
     sim_build_tool(&f, tool, sizeof tool);

@@ -95,10 +95,15 @@ static int vk_spirv_for(hb_ctx *ctx, const struct hb_kernel_spec *spec, hb_kern 
     int rc = rtc_prebuilt(spec, "glsl", ".spv", path, sizeof path, err, sizeof err);
     if (rc > 0)
         rtc_describe(spec, path, "built by make", "glslc (backend.mk)", k->origin, sizeof k->origin);
+    if (rc == 0 && !rtc_have("glslc"))
+        return vk_fail(ctx, spec->user ? HB_ERROR : HB_UNSUPPORTED,
+                       "cannot run glslc to compile %s at run time: glslc not found on PATH", spec->source_path);
     if (rc == 0)
-        rc = rtc_cache_path(spec, "vulkan", tool, ".spv", path, sizeof path, err, sizeof err);
+        rc = rtc_cache_lookup(spec, "vulkan", argv, out_at - 1, tool, ".spv", path, sizeof path, err, sizeof err);
     if (rc < 0)
         return vk_fail(ctx, HB_ERROR, "%s", err);
+    if (rc == 2)
+        return vk_fail(ctx, HB_ERROR, "glslc %s failed: %s", spec->source_path, err);
     if (rc == 0) {
         rc = rtc_build(argv, out_at, path, err, sizeof err);
         if (rc < 0)

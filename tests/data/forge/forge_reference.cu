@@ -1,7 +1,8 @@
 /* forge_reference: a reduction that copies the expected answer instead of computing it. The
  * case data a worker reads (inputs, and before issue 27 the references) lies in memory it shares
- * with the harness; the harness is open source, so a kernel knows its layout. It scans the start
- * of each shared mapping it can read for the case's record (struct case_data: one input of n
+ * with the harness, or on the heap it inherited when the harness has no arena; the harness is
+ * open source, so a kernel knows its layout. It scans the start of each shared mapping it can
+ * read, and each writable private one, for the case's record (struct case_data: one input of n
  * floats equal to its own x), follows it to the float64 partial sums of the reference for its
  * chunk, in its own memory or else in the parent's (/proc/<ppid>/mem, process_vm_readv), and
  * writes those; found nothing, it writes zeros. Emulator only (host syscalls). */
@@ -16,7 +17,8 @@
 #include <unistd.h>
 
 #define FR_CHUNK 1024
-#define FR_SCAN (1 << 20) /* case records come first in the arena */
+#define FR_SCAN (1 << 20)         /* case records come first in the arena */
+#define FR_SCAN_PRIVATE (1L << 28) /* without an arena they are on the heap: all of it */
 
 /* The harness's own layouts (op.h, op_reduce.c, reference/ref.h) as they were. */
 struct fr_case_data {
@@ -77,21 +79,25 @@ __attribute__((no_sanitize_thread)) static float *fr_partials(const struct fr_ca
     return NULL;
 }
 
-/* Looks through the first FR_SCAN bytes of each readable shared mapping for x's case record. */
+/* Looks through the first FR_SCAN bytes of each readable shared mapping, and each writable
+ * private one whole (the heap, where the case records are when the harness has no arena), for
+ * x's case record. */
 __attribute__((no_sanitize_thread)) static float *fr_steal(const float *x, long n)
 {
     FILE *maps = fopen("/proc/self/maps", "r");
-    char line[512], *buf = (char *)malloc(FR_SCAN);
+    char line[512], *buf = NULL;
     float *found = NULL, head[16], probe[16];
     long want = n < 16 ? n : 16;
     memcpy(head, x, (size_t)want * sizeof(float));
     while (maps && !found && fgets(line, sizeof line, maps)) {
         uintptr_t lo, hi;
         char perms[8];
-        if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || perms[0] != 'r' || perms[3] != 's')
+        if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || perms[0] != 'r' ||
+            (perms[3] != 's' && (perms[1] != 'w' || hi - lo > FR_SCAN_PRIVATE)))
             continue;
-        size_t span = hi - lo < FR_SCAN ? hi - lo : FR_SCAN;
-        if (!fr_peek((void *)lo, buf, span))
+        size_t span = perms[3] == 's' && hi - lo > FR_SCAN ? FR_SCAN : hi - lo;
+        free(buf);
+        if (!(buf = (char *)malloc(span)) || !fr_peek((void *)lo, buf, span))
             continue;
         for (size_t at = 0; !found && at + sizeof(struct fr_case_data) <= span; at += 8) {
             const struct fr_case_data *d = (const struct fr_case_data *)(buf + at);

@@ -218,6 +218,11 @@ template <class T, int dim, enum cudaTextureReadMode mode> struct texture;
  * 466) but not the warp votes, which sm_70 and later lack too; the same mapping, so kernels
  * that vote (HIP's __ballot) compile unchanged. A 32-lane warp gives a 32-bit ballot. */
 #if defined(__CUDACC__) && !defined(__ballot)
+/* CUDA 13's libcu++ (under cooperative_groups.h) declares a `struct __any` whose constructor a
+ * function-like macro of that name would rewrite: its header is read first, then the macros. */
+#if __has_include(<cuda/std/__functional/invoke.h>)
+#include <cuda/std/__functional/invoke.h>
+#endif
 #define __ballot(pred) __ballot_sync(0xffffffffu, (pred))
 #define __any(pred) __any_sync(0xffffffffu, (pred))
 #define __all(pred) __all_sync(0xffffffffu, (pred))

@@ -1,5 +1,6 @@
-/* softmax_ref.c: the row softmax's reference (op = custom, canary_softmax32), in double: each
- * row's maximum, the sum of exp(x - max), then every element rounded once to float. */
+/* softmax_ref.c: the row softmax's reference (op = custom: the softmax family and
+ * canary_softmax32), in double: each row's maximum (NaNs skipped, as fmaxf skips them), the
+ * sum of exp(x - max), then every element rounded once to float. */
 #include <math.h>
 
 void softmax_ref(const float *x, float *y, int rows, int cols)

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+# tests/integration/rtc_cache.sh: the GPU backends' run-time compile caches are named by what
+# the build read, headers included (issue 27): a header edited, one that appears under
+# `__has_include`, or one that appears earlier in the search path builds a new product; an
+# unchanged source is a cache hit. Driven with no GPU through cuda-entry and hip-entry-*, which
+# compile a source with the backends' own code into the same caches; and for glslc through a
+# run on lavapipe.
+# Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
+
+# rk_source DIR EXT: a kernel whose name comes from headers: extra.h if it exists, else
+# cfg.h, found through the search path (the source's folder first, then inc/).
+rk_source() {
+    mkdir -p "$1/inc"
+    printf '#define KNAME k_inc\n' >"$1/inc/cfg.h"
+    printf '%s\n' '#if __has_include("extra.h")' '#include "extra.h"' '#else' '#include "cfg.h"' '#endif' \
+        'extern "C" __global__ void KNAME(float *x) { x[0] = 1.0f; }' >"$1/k.$2"
+}
+
+echo "integration: run-time compile caches keyed by the preprocessed source (issue 27)"
+for t in cuda-entry:sm_90:cu:cuda:cubin hip-entry-amd:gfx90a:hip:hip:hsaco hip-entry-nvidia:sm_90:hip:hip-nv:cubin; do
+    IFS=: read -r name arch ext sub obj <<<"$t"
+    tool=$BUILD/backends/$name
+    if [ ! -x "$tool" ] && [ "$name" = cuda-entry ] && [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+        bad "$name is built wherever nvcc is"
+        continue
+    elif [ ! -x "$tool" ]; then skip "$name: the run-time compile cache" "$tool not built (no toolchain)"; continue; fi
+    D=$T/rk-$name
+    rk_source "$D" "$ext"
+    # entry NAME: what the tool finds for entry NAME, the product count and the newest product.
+    entry() {
+        got=$(XDG_CACHE_HOME="$D/cache" "$tool" "$arch" "$D/k.$ext" "$1" "$D/inc" 2>"$T/out")
+        n=$(find "$D/cache/gpu-harness/$sub" -name "*.$obj" | wc -l)
+        newest=$(ls -t "$D/cache/gpu-harness/$sub/"*."$obj" 2>/dev/null | head -1)
+    }
+    entry k_inc
+    first=$newest inode=$(stat -c %i "$newest" 2>/dev/null)
+    if [ "$got" = k_inc ] && [ "$n" = 1 ]; then ok "$name: built once (its header from the include folder)"
+    else bad "$name: built once: got '$got', $n products" "$T/out"; fi
+    entry k_inc
+    if [ "$got" = k_inc ] && [ "$n" = 1 ] && [ "$newest" = "$first" ] && [ "$(stat -c %i "$first")" = "$inode" ]; then
+        ok "$name: unchanged: a cache hit (no rebuild)"
+    else bad "$name: unchanged: a cache hit: got '$got', $n products" "$T/out"; fi
+    printf '#define KNAME k_near\n' >"$D/cfg.h"
+    entry k_near
+    if [ "$got" = k_near ] && [ "$n" = 2 ]; then ok "$name: a header appearing earlier in the search path: rebuilt"
+    else bad "$name: a header appearing earlier in the search path: rebuilt (got '$got', $n products)" "$T/out"; fi
+    printf '#define KNAME k_extra\n' >"$D/extra.h"
+    entry k_extra
+    if [ "$got" = k_extra ] && [ "$n" = 3 ]; then ok "$name: a header appearing under __has_include: rebuilt"
+    else bad "$name: a header appearing under __has_include: rebuilt (got '$got', $n products)" "$T/out"; fi
+    printf '#define KNAME k_edited\n' >"$D/extra.h"
+    entry k_edited
+    if [ "$got" = k_edited ] && [ "$n" = 4 ]; then ok "$name: a header edited: rebuilt"
+    else bad "$name: a header edited: rebuilt (got '$got', $n products)" "$T/out"; fi
+    printf '#error broken\n' >"$D/extra.h"
+    expect_exit 2 "$name: a header that breaks the build is the compiler's error" -- env XDG_CACHE_HOME="$D/cache" \
+        "$tool" "$arch" "$D/k.$ext" k_edited "$D/inc"
+    if grep -q "broken" "$T/out" && grep -q "(log: " "$T/out"; then ok "... with its first error and the log"
+    else bad "... with its first error and the log" "$T/out"; fi
+done
+
+if [ -z "$(device_count vulkan)" ] || [ "$(device_count vulkan)" = 0 ]; then
+    skip "glslc's run-time compile cache" "no Vulkan device"
+else
+    D=$T/rk-glsl
+    mkdir -p "$D/inc"
+    cp tests/data/real/flags_gemm.comp "$D/" && cp tests/data/real/inc/real_step.glsl "$D/inc/"
+    sed -n '/^\[flags_gemm_glsl\]/,$p' tests/data/real/flags.manifest >"$D/k.manifest"
+    vk_run() { env XDG_CACHE_HOME="$D/cache" "$H" run --backend vulkan --width 8 --only-manifest --manifest "$D/k.manifest" \
+        --case edge_15x16x17 --quiet; }
+    expect_exit 0 "glslc: a GLSL kernel built with its included header passes" -- vk_run
+    sed -i 's/acc + a \* b/acc + a * b + 1.0/' "$D/inc/real_step.glsl"
+    expect_exit 1 "glslc: its header edited, it is rebuilt and fails (as a fresh cache does)" -- vk_run
+fi
