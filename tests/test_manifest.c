@@ -146,6 +146,36 @@ START_TEST(includes_and_defines_reach_the_spec)
 }
 END_TEST
 
+/* The kernels of one file and flags know each other's entries (ABI 8), each once, in one
+ * order, so a backend compiles the file once for all of them; other defines are another build. */
+START_TEST(siblings_are_the_entries_of_one_build)
+{
+    const char *k = "op = reduce\nlang = cuda\nsource = sg.cu\nblock = 256\ngrid = n/256\nchunk = 256\n";
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[a]\n%sentry = r<1>\n[b]\n%sentry = r<2>\n[c]\n%sentry = r<1>\n[d]\n%sentry = r<1>\n"
+             "defines = X\n",
+             k, k, k, k);
+    char *path = t_write(dir, "s.manifest", text);
+    struct kern_set set = {0};
+    struct hb_err err = {{0}};
+    ck_assert_msg(kern_parse_file(path, &set, &err) == 0, "%s", err.msg);
+    kern_link_siblings(&set);
+    struct hb_kernel_spec spec;
+    for (int i = 0; i < 3; i++) {
+        kern_spec(&set.k[i], "/b", &spec);
+        ck_assert_int_eq(spec.n_siblings, 2);
+        ck_assert_str_eq(spec.siblings[0], "r<1>");
+        ck_assert_str_eq(spec.siblings[1], "r<2>");
+    }
+    kern_spec(&set.k[3], "/b", &spec);
+    ck_assert_int_eq(spec.n_siblings, 1);
+    ck_assert_str_eq(spec.siblings[0], "r<1>");
+    kern_set_free(&set);
+    free(path);
+}
+END_TEST
+
 START_TEST(grid_is_a_ceiling_per_dimension)
 {
     struct kern_set set = {0};
@@ -294,6 +324,7 @@ static Suite *suite(void)
     tcase_add_test(ok, valid_manifest_fills_every_field);
     tcase_add_test(ok, relative_manifest_gives_absolute_sources);
     tcase_add_test(ok, includes_and_defines_reach_the_spec);
+    tcase_add_test(ok, siblings_are_the_entries_of_one_build);
     tcase_add_test(ok, grid_is_a_ceiling_per_dimension);
     tcase_add_test(ok, empty_sgemm_gets_an_empty_grid);
     tcase_add_test(ok, reduce_grid_covers_every_chunk);

@@ -19,10 +19,12 @@
  * capability bits (caps), so the core never decides by a backend's name. 7: appends a kernel's
  * include folders and macro definitions (hb_kernel_spec.includes, defines), which every
  * compiler that builds its source is given; hb_backend is unchanged. 8: appends prepare, the
- * part of a load that runs none of the kernel's code. The loader accepts
+ * part of a load that runs none of the kernel's code. 9: appends the entries of the kernels
+ * built from the same source with the same flags (hb_kernel_spec.siblings), so a backend can
+ * build a file once for all of them; hb_backend is unchanged. The loader accepts
  * any ABI from HB_BACKEND_ABI_MIN up and upgrades an older table once, at load (loader.c):
  * the fields it lacks read as NULL or 0, so the rest of the core never checks be->abi. */
-#define HB_BACKEND_ABI 8
+#define HB_BACKEND_ABI 9
 #define HB_BACKEND_ABI_MIN 1
 
 enum hb_status {
@@ -81,6 +83,11 @@ struct hb_kernel_spec {
     const char *const *includes;
     int n_defines;
     const char *const *defines;
+    /* ABI 9: the entries of every kernel of the run's manifests with this source, language,
+     * includes, defines and user flag, this one's included, each once, in one order that is
+     * the same for all of them (manifest order); 0 and NULL when the core does not say. */
+    int n_siblings;
+    const char *const *siblings;
 };
 
 /* Without a declared list, arguments follow the op's ABI: buffers first, then 32-bit integers.

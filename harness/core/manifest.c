@@ -36,6 +36,7 @@ static void desc_free(struct kern_desc *k)
         free(k->includes[i]);
     for (int i = 0; i < k->n_defines; i++)
         free(k->defines[i]);
+    free(k->siblings);
 }
 
 void kern_set_free(struct kern_set *set)
@@ -233,4 +234,45 @@ void kern_spec(const struct kern_desc *k, const char *build_dir, struct hb_kerne
     out->includes = (const char *const *)k->includes;
     out->n_defines = k->n_defines;
     out->defines = (const char *const *)k->defines;
+    out->n_siblings = k->n_siblings;
+    out->siblings = (const char *const *)k->siblings;
+}
+
+static int same_words(char *const *a, int na, char *const *b, int nb)
+{
+    if (na != nb)
+        return 0;
+    for (int i = 0; i < na; i++)
+        if (strcmp(a[i], b[i]) != 0)
+            return 0;
+    return 1;
+}
+
+/* Whether a and b are built by one compile: one file, language and set of flags. */
+static int same_build(const struct kern_desc *a, const struct kern_desc *b)
+{
+    return strcmp(a->source, b->source) == 0 && strcmp(a->lang, b->lang) == 0 && a->user == b->user &&
+           same_words(a->includes, a->n_includes, b->includes, b->n_includes) &&
+           same_words(a->defines, a->n_defines, b->defines, b->n_defines);
+}
+
+void kern_link_siblings(struct kern_set *set)
+{
+    for (int i = 0; i < set->n; i++) {
+        struct kern_desc *k = &set->k[i];
+        free(k->siblings);
+        k->siblings = NULL;
+        k->n_siblings = 0;
+        int cap = 0;
+        for (int j = 0; j < set->n; j++) {
+            const struct kern_desc *o = &set->k[j];
+            int seen = 0;
+            for (int s = 0; s < k->n_siblings && !seen; s++)
+                seen = strcmp(k->siblings[s], o->entry) == 0;
+            if (seen || !same_build(k, o))
+                continue;
+            k->siblings = xgrow(k->siblings, k->n_siblings, &cap, sizeof *k->siblings);
+            k->siblings[k->n_siblings++] = o->entry;
+        }
+    }
 }

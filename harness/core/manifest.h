@@ -70,6 +70,8 @@ struct kern_desc {
     char *defines[KERN_MAX_FLAGS];
     char *file; /* manifest, for messages */
     int line;
+    int n_siblings;  /* kern_link_siblings: the entries built from the same file and flags */
+    char **siblings; /* borrowed from those kernels' entries; the array is this one's */
 };
 
 struct cus_desc;
@@ -111,6 +113,9 @@ int kern_param_find(const struct kern_desc *k, enum hb_op op, const char *name);
 int kern_takes(const struct kern_desc *k, const char *name);
 /* What a backend's load() needs of k; build_dir is the build folder (path_exe_dir()). */
 void kern_spec(const struct kern_desc *k, const char *build_dir, struct hb_kernel_spec *out);
+/* Gives each kernel the entries of the set's kernels built from its source with its language,
+ * includes, defines and user flag (hb_kernel_spec.siblings), once the set is complete. */
+void kern_link_siblings(struct kern_set *set);
 /* "4 8 16 32" or "any" */
 void kern_widths_str(const struct kern_desc *k, char *buf, unsigned len);
 

@@ -79,7 +79,8 @@ int ldr_is_built(const char *name)
 }
 
 /* The bytes of struct hb_backend that a backend of this ABI fills: fields are only ever
- * appended, so an older table is a prefix of today's. ABI 7 appended to hb_kernel_spec only. */
+ * appended, so an older table is a prefix of today's. ABIs 7 and 9 appended to hb_kernel_spec
+ * only. */
 static size_t ldr_table_bytes(int abi)
 {
     if (abi < 2)

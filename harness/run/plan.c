@@ -65,6 +65,7 @@ int plan_load(struct run_ctx *cx, struct hb_err *err)
     }
     if (plan_unique_names(&cx->kernels, err) || cus_resolve(&cx->kernels, err))
         return -1;
+    kern_link_siblings(&cx->kernels);
     cus_set_oracle_runner(orc_run);
     char *cases_path = plan_cases_path(o, err);
     if (!cases_path)

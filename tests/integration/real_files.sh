@@ -12,10 +12,11 @@ if [ -z "$(device_count sim)" ]; then
 else
     echo "integration: whole files (main, launches, the runtime API) on the emulator"
     expect_exit 0 "whole CUDA and HIP programs pass" -- env XDG_CACHE_HOME="$RC" "$H" run --backend sim --width 32 \
-        --only-manifest --manifest "$R/whole.manifest" --case edge_15x16x17,sum_4097 --json "$T/whole.jsonl"
-    json_check "... each kernel of them: a template-id in a namespace, an explicit instantiation, a HIP launch" \
+        --only-manifest --manifest "$R/whole.manifest" --manifest "$R/helper.manifest" --case edge_15x16x17,sum_4097 \
+        --json "$T/whole.jsonl"
+    json_check "... each kernel of them: a template-id in a namespace, an explicit instantiation, a HIP launch, a helper" \
         "$T/whole.jsonl" "sorted((r['kernel'], r['verdict']) for r in recs) == \
-        [('whole_gemm', 'PASS'), ('whole_gemm8', 'PASS'), ('whole_reduce', 'PASS')]"
+        [('helper_gemm', 'PASS'), ('whole_gemm', 'PASS'), ('whole_gemm8', 'PASS'), ('whole_reduce', 'PASS')]"
     so=$(python3 -c 'import json,sys; print(next(json.loads(l)["binary"].split()[1] for l in open(sys.argv[1]) if "whole_gemm" in l))' "$T/whole.jsonl")
     if [ -f "$so" ] && ! nm "$so" | grep -qw main && nm -D --defined-only "$so" | grep -q sim_wrapped_entry; then
         ok "the kernel object defines no main() and exports the entry"
@@ -39,6 +40,39 @@ else
         --only-manifest --manifest "$R/typo.manifest" --case edge_15x16x17 --json "$T/typo.jsonl"
     json_check "... as an ERROR with the compiler's first error" "$T/typo.jsonl" \
         "[r['verdict'] for r in recs] == ['ERROR'] and 'undeclared_size' in recs[0]['why']"
+fi
+
+echo "integration: cooperative groups as CUDA 12/13 has them; kernels of one file compiled once"
+if [ -z "$(device_count sim)" ]; then
+    skip "cooperative groups and one compile per file on the emulator" "sim backend not built"
+else
+    expect_exit 0 "block_tile_memory, tiles of 32 to 128 and run-time tiles of 64, cg::reduce: PASS at 32 and 64" -- \
+        env XDG_CACHE_HOME="$RC" "$H" run --backend sim --width 32,64 --only-manifest --manifest "$R/cg.manifest" \
+        --case sum_33,sum_257,sum_4097 --json "$T/cg.jsonl"
+    json_check "... each of the four kernels at both widths" "$T/cg.jsonl" \
+        "len(recs) == 24 and all(r['verdict'] == 'PASS' for r in recs) and {r['width'] for r in recs} == {32, 64}"
+    XDG_CACHE_HOME="$T/once" "$H" run --backend sim --width 32 --only-manifest --manifest "$R/two_sums.manifest" \
+        --case sum_257 --json "$T/once.jsonl" >"$T/out" 2>&1
+    json_check "three kernels of one file: the dynamic and the static shared memory ones pass" "$T/once.jsonl" \
+        "[r['verdict'] for r in find(kernel='two_dynamic')] == ['PASS'] and [r['verdict'] for r in find(kernel='two_static')] == ['PASS']"
+    json_check "... and the write past its own shared array is caught beside its sibling's 17 KiB" "$T/once.jsonl" \
+        "[r['verdict'] for r in find(kernel='two_overrun')] == ['ERROR'] and 'illegal 4-byte write' in find(kernel='two_overrun')[0]['why']"
+    json_check "... each row says it was linked from the file's one compile, the same object" "$T/once.jsonl" \
+        "len({r['binary'].split('one compile of the file for its 3 kernels (')[1].split(')')[0] for r in recs \
+        if 'one compile of the file for its 3 kernels (' in r['binary']}) == 1 and len(recs) == 3 \
+        and all('one compile of the file for its 3 kernels' in r['binary'] for r in recs)"
+    objs=$(find "$T/once" -name '*.o' ! -name '*.unchecked.o' | wc -l)
+    if [ "$objs" = 1 ]; then ok "... and the cache holds one compiled object for the three"
+    else bad "... and the cache holds one compiled object for the three (found $objs)" "$T/out"; fi
+    tls_of() { # the thread-local (shared memory) bytes of the product that ran kernel $1
+        so=$(python3 -c 'import json,sys; print(next(json.loads(l)["binary"].split()[1] for l in open(sys.argv[1]) if "\"kernel\":\"'"$1"'\"" in l))' "$T/once.jsonl")
+        hex=$(readelf -lW "$so" | awk '$1 == "TLS" { print $6; exit }')
+        [ -n "$hex" ] && echo $((16#${hex#0x}))
+    }
+    over=$(tls_of two_overrun) stat=$(tls_of two_static)
+    if [ -n "$over" ] && [ "$over" -lt 2048 ] && [ -n "$stat" ] && [ "$stat" -gt 16384 ]; then
+        ok "... each product's shared memory holds its own kernel's arrays only ($over and $stat bytes)"
+    else bad "... each product's shared memory holds its own kernel's arrays only ($over, $stat bytes)" "$T/out"; fi
 fi
 
 echo "integration: includes and defines reach every compiler that builds the file"
@@ -141,3 +175,26 @@ elif make --no-print-directory -s install BUILD="$BUILD" DESTDIR="$T/rinst" PREF
 else
     bad "make install for the installed-headers check" "$T/out"
 fi
+
+echo "integration: examples/public/fetch.sh brings the listed paths of a code base at its pinned commit"
+mkdir -p "$T/pubsrc" "$T/mirror/someone+code" "$T/pub/proj"
+(cd "$T/pubsrc" && git init -q && mkdir -p src inc doc && echo 'kernel' >src/k.cu && echo 'helper' >inc/h.h \
+    && echo 'large' >doc/big.bin && git add . && git -c user.name=t -c user.email=t@t commit -qm one \
+    && echo 'kernel v2' >src/k.cu && git -c user.name=t -c user.email=t@t commit -qam two)
+git clone -q --bare "$T/pubsrc" "$T/mirror/someone+code/repo"
+first=$(git -C "$T/pubsrc" rev-parse HEAD~1)
+cp examples/public/fetch.sh "$T/pub/"
+printf 'repo someone/code\ncommit %s\nlicence MIT\nfiles src/k.cu inc\n' "$first" >"$T/pub/proj/source.txt"
+if HB_PUBLIC_MIRROR="$T/mirror" bash "$T/pub/fetch.sh" proj >"$T/out" 2>&1 && [ "$(cat "$T/pub/proj/src/src/k.cu")" = kernel ] \
+    && [ -f "$T/pub/proj/src/inc/h.h" ] && [ ! -e "$T/pub/proj/src/doc" ] && [ ! -e "$T/pub/proj/src/.git" ]; then
+    ok "the listed file and folder at the pinned commit, nothing else, no .git"
+else bad "the listed file and folder at the pinned commit, nothing else, no .git" "$T/out"; fi
+if HB_PUBLIC_MIRROR="$T/mirror" bash "$T/pub/fetch.sh" proj 2>&1 | grep -q "already there"; then
+    ok "... and a second fetch finds it there"
+else bad "... and a second fetch finds it there" "$T/out"; fi
+for meta in examples/public/*/source.txt; do
+    if grep -Eq '^repo [A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$' "$meta" && grep -Eq '^commit [0-9a-f]{40}$' "$meta" \
+        && grep -Eq '^licence .+' "$meta" && grep -Eq '^files .+' "$meta" && [ -f "$(dirname "$meta")/RESULTS.md" ]; then
+        ok "$meta: repository, pinned commit, licence, files, and a RESULTS.md beside it"
+    else bad "$meta: repository, pinned commit, licence, files, and a RESULTS.md beside it" "$meta"; fi
+done

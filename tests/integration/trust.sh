@@ -120,8 +120,12 @@ else
     C=$T/trust-cache # its own: other parts share $T/cache
     gate_run() { env XDG_CACHE_HOME="$C" "$H" run --backend sim --only-manifest --width 32 --case edge_1x2x3 "$@"; }
     products() { find "$C/gpu-harness/sim" -maxdepth 1 -name '*.so' ! -name '*.unchecked.so'; }
-    # Leftovers: anything but sealed products, their seals and kept logs.
-    leftovers() { find "$C/gpu-harness/sim" -mindepth 1 ! -name '*.so' ! -name '*.so.sha256' ! -name '*.log'; }
+    # Leftovers: anything but sealed products and compiled objects, their seals, kept logs and
+    # the (empty) lock files one compile of a file at a time holds.
+    leftovers() {
+        find "$C/gpu-harness/sim" -mindepth 1 ! -name '*.so' ! -name '*.so.sha256' ! -name '*.o' ! -name '*.o.sha256' \
+            ! -name '*.log' ! -name '*.lock'
+    }
     expect_exit 1 "a compile killed by --timeout is an ERROR" -- gate_run --manifest "$TD/slow/slow.manifest" --timeout 1
     has "... as a timeout" "no answer in 1 s"
     expect_exit 0 "the next build in the cache passes" -- gate_run --manifest "$TD/good/gate.manifest"

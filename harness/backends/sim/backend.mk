@@ -7,13 +7,13 @@
 SIM_DIR  := harness/backends/sim
 SIM_CXX  := $(shell command -v g++ 2>/dev/null)
 SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_warp.c sim_call.c \
-              sim_check.c sim_overflow.c sim_load.c sim_build.c sim_elf.c sim_why.c sim_unroll.c sim_rewrite.c) \
+              sim_check.c sim_overflow.c sim_load.c sim_build.c sim_link.c sim_elf.c sim_why.c sim_unroll.c sim_rewrite.c) \
               harness/backends/common/rtc.c harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
 # The device side and the host API's stubs, compiled into every kernel, and the runtime's own
 # headers.
 SIM_PRELUDE := $(addprefix $(SIM_DIR)/,sim_abi.h sim_prelude.h sim_hooks.h sim_atomic.h \
                  sim_math.h sim_vec.h sim_half.h sim_cg.h sim_host.h sim_host_api.h sim_host_cuda.h \
-                 sim_host_hip.h sim_wrap.cc sim_wrap.map) \
+                 sim_host_hip.h sim_wrap.cc) \
                $(wildcard $(SIM_DIR)/include/*.h $(SIM_DIR)/include/*/*.h)
 SIM_HDRS := $(SIM_PRELUDE) $(addprefix $(SIM_DIR)/,sim_sched.h sim_lanes.h sim_internal.h sim_build.h sim_unroll.h \
               sim_rewrite.h)

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* sim_build.c: run-time builds of kernel sources for the emulator into the per-user cache
  * (rtc.h), as nvcc and hipcc would build users' sources: runtime header included, no -Werror,
- * whole files with their host code (sim_rewrite.c, sim_host.h), the entry wrapped
- * (sim_wrap.cc) for C++ names, templates and declared parameters, and `extern __shared__`
- * arrays defined at link time as dynamic shared memory. A failed build gets its unmodelled
- * feature named (sim_why.c). No dlopen here. */
+ * whole files with their host code (sim_rewrite.c, sim_host.h), the entries wrapped
+ * (sim_wrap.cc) for C++ names, templates and declared parameters. A user's file is compiled
+ * once, checked and unchecked, for every entry its manifests give it (the objects cached by
+ * the SHA-256 of the preprocessed source, one build at a time under a lock, so workers share
+ * it); each entry's product is then linked from them (sim_link.c). A failed build gets its
+ * unmodelled feature named (sim_why.c). No dlopen here. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,17 +28,17 @@
 
 /* What a user's whole file adds: host code may throw and use RTTI, as under nvcc and hipcc
  * (the shipped kernels are device code only), and each function and object gets its own
- * section, so the link keeps only what the kernels reach (SIM_USER_LINK): host code's
- * shared_ptr atomics, say, need no hook the emulator refuses. */
+ * section, so each entry's link keeps only what it reaches (sim_link.c): host code's
+ * shared_ptr atomics, say, need no hook the emulator refuses, and a kernel's shared memory
+ * holds its own arrays only. */
 #define SIM_USER_FLAGS "-fexceptions -frtti -ffunction-sections -fdata-sections"
-#define SIM_USER_LINK "-Wl,--gc-sections"
 
-/* Where the emulator's own headers are (sim_prelude.h, include/, sim_wrap.cc and .map): beside
+/* Where the emulator's own headers are (sim_prelude.h, include/, sim_wrap.cc): beside
  * the running hb_sim.so's folder when installed (PREFIX/lib/gpu-harness/sim, make install),
  * else the source tree it was built from (SIM_PRELUDE_DIR); the words naming them. */
 struct sim_paths {
     char dir[PATH_MAX], inc[PATH_MAX + 16], prelude_inc[PATH_MAX + 16], cuda[PATH_MAX + 32], hip[PATH_MAX + 32];
-    char wrap[PATH_MAX + 16], map[PATH_MAX + 40];
+    char wrap[PATH_MAX + 16];
 };
 
 static const struct sim_paths *sim_paths(void)
@@ -58,7 +62,6 @@ static const struct sim_paths *sim_paths(void)
     snprintf(p.cuda, sizeof p.cuda, "%s/include/cuda_runtime.h", p.dir);
     snprintf(p.hip, sizeof p.hip, "%s/include/hip/hip_runtime.h", p.dir);
     snprintf(p.wrap, sizeof p.wrap, "%s/sim_wrap.cc", p.dir);
-    snprintf(p.map, sizeof p.map, "-Wl,--version-script=%s/sim_wrap.map", p.dir);
     return &p;
 }
 
@@ -73,6 +76,18 @@ static int sim_compiler_argv(const struct sim_flavour *f, int checked, char *wor
     size_t used = strlen(flags) + 1;
     int more = n >= 0 && f->user ? rtc_split(SIM_USER_FLAGS, words + used, wlen - used, argv + n, 4) : 0;
     return more < 0 ? -1 : n + more;
+}
+
+/* -DSIM_WRAP_LIST=SIM_WRAP(TAG, ENTRY) ... for every entry f's compile wraps (sim_wrap.cc). */
+static int sim_wrap_list(const struct sim_flavour *f, char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "-DSIM_WRAP_LIST=");
+    for (int i = 0; i < f->n_entries && used < len; i++) {
+        char tag[SIM_TAG_BYTES];
+        sim_entry_tag(f->entries[i], tag);
+        used += (size_t)snprintf(out + used, len - used, "%sSIM_WRAP(%s, %s)", i ? " " : "", tag, f->entries[i]);
+    }
+    return used < len ? 0 : -1;
 }
 
 /* The command that preprocesses f (its sources, the runtime header), output last (its
@@ -100,7 +115,8 @@ static int sim_preprocess_argv(const struct sim_flavour *f, char *words, size_t 
     if (f->port)
         argv[n++] = "-DSIM_PORT_WAVE64";
     if (f->wrapped) {
-        snprintf(entry_def, elen, "-DSIM_ENTRY=%s", f->s->entry);
+        if (sim_wrap_list(f, entry_def, elen) != 0)
+            return -1;
         argv[n++] = entry_def;
         argv[n++] = "-include";
         argv[n++] = (char *)f->s->source_path;
@@ -150,77 +166,26 @@ static int sim_rewrite_file(const char *pre, const char *out, char *err, size_t 
 
 void sim_build_tool(const struct sim_flavour *f, char *out, size_t len)
 {
-    char words[SIM_WORDS_BYTES], entry[1200], *argv[SIM_MAX_WORDS];
+    char words[SIM_WORDS_BYTES], entry[SIM_WRAP_BYTES], *argv[SIM_MAX_WORDS], few[200];
     int at = 0;
     size_t used = 0;
     out[0] = '\0';
     if (sim_preprocess_argv(f, words, sizeof words, argv, entry, sizeof entry, &at) < 0)
         at = 0;
+    /* The wrappers of many entries would crowd the flags out of the report's line. */
+    snprintf(few, sizeof few, "-DSIM_WRAP_LIST=(the wrappers of %d entries)", f->n_entries);
     for (int i = 0; i < at - 2 && used < len; i++) /* up to "-E -o OUTPUT" */
-        used += (size_t)snprintf(out + used, len - used, "%s%s", used ? " " : "", argv[i]);
+        used += (size_t)snprintf(out + used, len - used, "%s%s", used ? " " : "",
+                                 argv[i] == entry && f->n_entries > 1 ? few : argv[i]);
 }
 
-/* The link: the object, the dynamic shared memory's definitions if any, the product; a user's
- * file keeps only what its exported entry reaches. */
-static int sim_link(const struct sim_flavour *f, const char *obj, const char *defs, const char *tmp, const char *log,
-                    char *err, size_t errlen)
-{
-    char words[2048], *argv[24];
-    int n =
-        rtc_split(f->user ? SIM_KERNEL_CXX " " SIM_KERNEL_LINK " " SIM_USER_LINK : SIM_KERNEL_CXX " " SIM_KERNEL_LINK,
-                  words, sizeof words, argv, 18);
-    if (n < 0) {
-        snprintf(err, errlen, "too many link flags");
-        return -1;
-    }
-    if (f->user)
-        argv[n++] = (char *)sim_paths()->map;
-    argv[n++] = (char *)obj;
-    if (defs)
-        argv[n++] = (char *)defs;
-    argv[n++] = "-o";
-    argv[n++] = (char *)tmp;
-    argv[n] = NULL;
-    return rtc_run(argv, log, err, errlen);
-}
-
-/* Defines the object's `extern __shared__` arrays (its undefined thread-local symbols) as
- * one block of shared_bytes, all names at its start: CUDA gives every such array the same
- * address, the start of the block's dynamic shared memory. 0 none, 1 written, -1 error. */
-static int sim_dynamic_shared(const struct sim_flavour *f, const char *obj, const char *defs, char *err, size_t errlen)
-{
-    char names[4096];
-    int n = sim_elf_tls_undefined(obj, names, sizeof names, err, errlen);
-    if (n <= 0)
-        return n;
-    if (f->s->shared_bytes == 0) {
-        snprintf(err, errlen,
-                 "%s declares dynamic shared memory (extern __shared__ %.200s): give "
-                 "its bytes per block with shared_bytes = N in the manifest",
-                 f->s->name, names[0] ? names : "?");
-        return -1;
-    }
-    FILE *out = fopen(defs, "w");
-    if (!out) {
-        snprintf(err, errlen, "%.900s: %s", defs, strerror(errno));
-        return -1;
-    }
-    fprintf(out, "\t.section .tbss,\"awT\",@nobits\n\t.balign 64\n");
-    for (const char *p = names; n-- > 0; p += strlen(p) + 1)
-        fprintf(out, "\t.globl %s\n\t.hidden %s\n\t.type %s, @object\n%s:\n", p, p, p, p);
-    fprintf(out, "\t.zero %u\n", f->s->shared_bytes);
-    if (fclose(out) != 0) {
-        snprintf(err, errlen, "%.900s: %s", defs, strerror(errno));
-        return -1;
-    }
-    return 1;
-}
-
-/* The temporaries of one build, all in its scratch folder (rtc_scratch_open). */
+/* The temporaries of one build, all in its scratch folder (rtc_scratch_open), and the
+ * cached objects of the file (sim_lookup). */
 struct sim_temps {
     char scratch[4200];
-    char pre[4200], ii[4200], obj[4200], defs[4200], tmp[4200], log[4200];
-    char u_obj[4200], u_tmp[4200], u_log[4200]; /* the unchecked copy's */
+    char pre[4200], ii[4200], obj[4200], log[4200];
+    char u_obj[4200], u_log[4200];                            /* the unchecked copy's */
+    char c_obj[4200], c_uobj[4200], lock[4200], failed[4200]; /* in the cache */
 };
 
 int sim_unchecked_path(const char *so, char *out, size_t len)
@@ -232,34 +197,29 @@ int sim_unchecked_path(const char *so, char *out, size_t len)
     return 0;
 }
 
-/* The unchecked copy of a built object (backend.mk builds the shipped kernels' the same
- * way): the same preprocessed source compiled without the instrumentation, linked, moved
- * next to the product; none for an object that makes volatile accesses, as only the
- * instrumentation makes those sync points. Its own log is dropped: the checked build's
- * already shows the source's warnings. 0 (built, not needed, or not building without the
- * instrumentation), or -1 with err. */
-static int sim_unchecked(const struct sim_flavour *f, const char *path, struct sim_temps *t, int defs, char *err,
-                         size_t errlen)
+/* The unchecked object of a compiled file (backend.mk builds the shipped kernels' the same
+ * way): the same preprocessed source compiled without the instrumentation, sealed into the
+ * cache; none for an object that makes volatile accesses, as only the instrumentation makes
+ * those sync points, or one the compiler refuses (the repeats then run checked). Its own log
+ * is dropped: the checked build's already shows the source's warnings. 0, or -1 with err. */
+static int sim_unchecked(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
 {
-    char words[4096], *argv[SIM_MAX_WORDS], upath[4200];
+    char words[4096], *argv[SIM_MAX_WORDS];
     int calls = sim_elf_calls_volatile(t->obj, err, errlen);
     if (calls != 0)
         return calls < 0 ? -1 : 0;
-    if (sim_unchecked_path(path, upath, sizeof upath) != 0 ||
-        sim_compile_argv(f, 0, t->ii, t->u_obj, words, sizeof words, argv) < 0)
+    if (sim_compile_argv(f, 0, t->ii, t->u_obj, words, sizeof words, argv) < 0)
         return -1;
     int rc = rtc_run(argv, t->u_log, err, errlen);
-    if (rc == 0)
-        rc = sim_link(f, t->u_obj, defs ? t->defs : NULL, t->u_tmp, t->u_log, err, errlen);
-    if (rc != 0) /* a compiler's complaint: no copy, the repeats run checked */
+    if (rc != 0)
         return rc < 0 ? -1 : (err[0] = '\0', 0);
-    return rtc_seal(t->u_tmp, upath, err, errlen);
+    return rtc_seal(t->u_obj, t->c_uobj, err, errlen);
 }
 
 /* Preprocess f into t->pre: what the cache key is made of. 0, or as rtc_run. */
 static int sim_preprocess(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
 {
-    char words[SIM_WORDS_BYTES], entry[1200], *argv[SIM_MAX_WORDS];
+    char words[SIM_WORDS_BYTES], entry[SIM_WRAP_BYTES], *argv[SIM_MAX_WORDS];
     int at, n = sim_preprocess_argv(f, words, sizeof words, argv, entry, sizeof entry, &at);
     if (n < 0) {
         snprintf(err, errlen, "too many compiler flags");
@@ -284,34 +244,58 @@ static int sim_compile(const struct sim_flavour *f, struct sim_temps *t, char *e
     return rtc_run(argv, t->log, err, errlen);
 }
 
-/* Compile, define dynamic shared memory, link, seal into place. Returns as rtc_run, or 2
- * when the kernel's dynamic shared memory has no size (err says so). */
-static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_temps *t, char *err, size_t errlen)
+/* The file's objects in the cache, compiled unless they are there: one build at a time
+ * holds the object's lock, so workers loading its kernels at once compile it once. The
+ * unchecked object is sealed before the checked one, whose presence says both are done.
+ * Returns as rtc_run; *compiled says whether this build compiled them. */
+static int sim_objects(const struct sim_flavour *f, struct sim_temps *t, int *compiled, char *err, size_t errlen)
 {
-    int rc = sim_compile(f, t, err, errlen);
-    if (rc != 0)
-        return rc;
-    int defs = sim_dynamic_shared(f, t->obj, t->defs, err, errlen);
-    if (defs < 0)
-        return 2;
-    /* Two steps like make: linking with -fsanitize=thread would pull in TSan's runtime. */
-    rc = sim_link(f, t->obj, defs ? t->defs : NULL, t->tmp, t->log, err, errlen);
-    if (rc == 0 && (sim_unchecked(f, path, t, defs, err, errlen) != 0 || rtc_seal(t->tmp, path, err, errlen) != 0))
-        rc = -1;
+    int lock = open(t->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600), rc = 0;
+    if (lock >= 0)
+        (void)flock(lock, LOCK_EX); /* without the lock two workers may both compile: still sound */
+    *compiled = !rtc_product_ok(t->c_obj);
+    /* A file that did not compile with all its entries is not tried again for each of them. */
+    if (*compiled && f->n_entries > 1 && access(t->failed, F_OK) == 0) {
+        snprintf(err, errlen, "the file does not compile with all its entries (%.900s)", t->failed);
+        rc = 1;
+    } else if (*compiled) {
+        rc = sim_compile(f, t, err, errlen);
+        if (rc == 0 && (sim_unchecked(f, t, err, errlen) != 0 || rtc_seal(t->obj, t->c_obj, err, errlen) != 0))
+            rc = -1;
+        int mark =
+            rc == 1 && f->n_entries > 1 ? open(t->failed, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+        if (mark >= 0)
+            close(mark);
+    }
+    if (lock >= 0)
+        close(lock);
     return rc;
 }
 
-/* Everything that decides the product besides the preprocessed source: the flags and
- * steps after it, and this backend's own build (its unroll rewriter, its loader). */
+/* Links f's product at path from the file's objects, compiling them first if need be. */
+static int sim_steps(const struct sim_flavour *f, const char *path, struct sim_temps *t, int *compiled, char *err,
+                     size_t errlen)
+{
+    int rc = sim_objects(f, t, compiled, err, errlen);
+    if (rc != 0)
+        return rc;
+    struct sim_objects o = {t->scratch, t->c_obj, rtc_product_ok(t->c_uobj) ? t->c_uobj : NULL};
+    return sim_link_entry(f, &o, path, err, errlen);
+}
+
+/* Everything that decides the file's objects besides the preprocessed source: the flags and
+ * steps after it, the entries wrapped, and this backend's own build (its rewriter, its
+ * loader). */
 static void sim_key(const struct sim_flavour *f, struct sha256 *h)
 {
-    char tool[6000], key[16384];
+    char tool[8192], key[16384];
     struct stat self = {0};
     Dl_info me;
     sim_build_tool(f, tool, sizeof tool);
-    snprintf(key, sizeof key, "%s | rewritten for g++ | link %s%s%s | shared %u | gcc %s | unchecked copy: %s", tool,
-             SIM_KERNEL_LINK, f->user ? " " SIM_USER_LINK " " : "", f->user ? sim_paths()->map : "", f->s->shared_bytes,
-             __VERSION__, SIM_KERNEL_UNCHECKED_FLAGS);
+    snprintf(key, sizeof key, "%s | rewritten for g++ | gcc %s | unchecked copy: %s", tool, __VERSION__,
+             SIM_KERNEL_UNCHECKED_FLAGS);
+    for (int i = 0; i < f->n_entries; i++)
+        sha256_update(h, f->entries[i], strlen(f->entries[i]) + 1);
     if (dladdr((void *)sim_key, &me) && me.dli_fname)
         (void)stat(me.dli_fname, &self);
     sha256_update(h, key, strlen(key) + 1);
@@ -325,26 +309,39 @@ static int sim_temps_open(const char *dir, struct sim_temps *t, char *err, size_
     if (rtc_scratch_open(dir, t->scratch, sizeof t->scratch, err, errlen) != 0)
         return -1;
     snprintf(stem, sizeof stem, "%s/k", t->scratch);
-    char *names[] = {t->log, t->pre, t->ii, t->obj, t->defs, t->tmp, t->u_obj, t->u_tmp, t->u_log};
-    const char *ext[] = {".log", ".ii", ".unrolled.ii", ".o", ".s", ".so", ".unchecked.o", ".unchecked.so", ".u.log"};
+    char *names[] = {t->log, t->pre, t->ii, t->obj, t->u_obj, t->u_log};
+    const char *ext[] = {".log", ".ii", ".unrolled.ii", ".o", ".unchecked.o", ".u.log"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (rtc_temp(stem, ext[i], names[i], sizeof t->log, err, errlen) != 0)
             return -1;
     return 0;
 }
 
-/* The product's name: the SHA-256 of the preprocessed source and sim_key. 1 when it is in
- * the cache, sound, and so is its unchecked copy if it has one; 0 when it must be built. */
-static int sim_lookup(const struct sim_flavour *f, const char *dir, const struct sim_temps *t, char *path, size_t len,
+/* The names: the file's objects by the SHA-256 of the preprocessed source and sim_key (into
+ * t), the entry's product by that and what its link takes (into path). 1 when the product is
+ * in the cache, sound, and so is its unchecked copy if it has one; 0 when it must be built. */
+static int sim_lookup(const struct sim_flavour *f, const char *dir, struct sim_temps *t, char *path, size_t len,
                       char *err, size_t errlen)
 {
     struct sha256 h;
     unsigned char d[SHA256_BYTES];
-    char upath[4200];
+    char upath[4200], link[4200];
     sha256_init(&h);
     sim_key(f, &h);
     if (sha256_file(&h, t->pre, err, errlen) != 0)
         return -1;
+    sha256_final(&h, d);
+    if (rtc_cache_name(dir, d, ".o", t->c_obj, sizeof t->c_obj) < 0 ||
+        rtc_cache_name(dir, d, ".unchecked.o", t->c_uobj, sizeof t->c_uobj) < 0 ||
+        rtc_cache_name(dir, d, ".lock", t->lock, sizeof t->lock) < 0 ||
+        rtc_cache_name(dir, d, ".failed", t->failed, sizeof t->failed) < 0) {
+        snprintf(err, errlen, "cache path too long in %.300s", dir);
+        return -1;
+    }
+    sha256_init(&h);
+    sha256_update(&h, d, sizeof d);
+    snprintf(link, sizeof link, "entry %s | shared %u | link %s", f->s->entry, f->s->shared_bytes, sim_link_flags(f));
+    sha256_update(&h, link, strlen(link) + 1);
     sha256_final(&h, d);
     int have = rtc_cache_name(dir, d, ".so", path, len);
     if (have < 0)
@@ -380,27 +377,47 @@ static int sim_failed(struct hb_ctx *c, const struct sim_flavour *f, const char 
     return unmodelled || !f->user ? HB_UNSUPPORTED : HB_ERROR;
 }
 
-int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen)
+/* One attempt at f's product: preprocess, look it up, else link it from the file's objects
+ * (compiled if need be). Returns as sim_steps; *compiled as there. */
+static int sim_attempt(const struct sim_flavour *f, const char *dir, struct sim_temps *t, char *path, size_t len,
+                       int *compiled, char *err, size_t errlen)
+{
+    *compiled = 0;
+    int rc = sim_preprocess(f, t, err, errlen);
+    int have = rc == 0 ? sim_lookup(f, dir, t, path, len, err, errlen) : 0;
+    if (have < 0)
+        return -1;
+    return rc != 0 || have ? rc : sim_steps(f, path, t, compiled, err, errlen);
+}
+
+int sim_build(struct hb_ctx *c, struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen, char *obj,
+              size_t objlen)
 {
     char dir[2048], err[1024] = "";
     struct sim_temps t;
     memset(&t, 0, sizeof t);
-    log[0] = '\0';
+    log[0] = obj[0] = '\0';
     if (rtc_cache_dir(f->s, "sim", dir, sizeof dir, err, sizeof err) != 0) {
         sim_err(c, "%s", err);
         return HB_ERROR;
     }
-    int rc = sim_temps_open(dir, &t, err, sizeof err);
+    int compiled = 0, rc = sim_temps_open(dir, &t, err, sizeof err);
     if (rc == 0)
-        rc = sim_preprocess(f, &t, err, sizeof err);
-    int have = rc == 0 ? sim_lookup(f, dir, &t, path, len, err, sizeof err) : 0;
-    if (have < 0)
-        rc = -1;
-    else if (rc == 0 && !have)
-        rc = sim_steps(f, path, &t, err, sizeof err);
+        rc = sim_attempt(f, dir, &t, path, len, &compiled, err, sizeof err);
+    if (rc == 1 && f->n_entries > 1) { /* a sibling's entry may be what fails: f's alone */
+        f->n_entries = 1;
+        f->entries = &f->s->entry;
+        rtc_scratch_close(t.scratch);
+        memset(&t, 0, sizeof t);
+        rc = sim_temps_open(dir, &t, err, sizeof err);
+        if (rc == 0)
+            rc = sim_attempt(f, dir, &t, path, len, &compiled, err, sizeof err);
+    }
     /* Users' warnings are not fatal, but stay readable next to the product. */
-    if (rc == 0 && !have && sim_file_size(t.log) > 0)
+    if (rc == 0 && compiled && sim_file_size(t.log) > 0)
         rtc_keep(t.log, path, ".log", log, loglen);
+    if (rc == 0)
+        snprintf(obj, objlen, "%s", t.c_obj);
     if (rc != 0)
         rc = sim_failed(c, f, dir, &t, rc, err);
     rtc_scratch_close(t.scratch);

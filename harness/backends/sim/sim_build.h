@@ -13,19 +13,50 @@ struct sim_flavour {
     int user;    /* a user's source: no -Werror, and a build failure is an error, not a skip */
     int wrapped; /* compiled around sim_wrap.cc: C++ names, templates, declared parameters */
     int port;    /* a CUDA source built for the wave64 port check (sim_prelude.h) */
+    /* The entries its one compile wraps (sim_wrap.cc), s->entry among them: every sibling
+     * (hb_kernel_spec.siblings) for a user's file, else s->entry alone. */
+    int n_entries;
+    const char *const *entries;
 };
 
+/* The -DSIM_WRAP_LIST word, every entry a compile wraps: a file whose siblings do not fit is
+ * compiled per entry. */
+#define SIM_WRAP_BYTES 16384
+
+/* A wrapped entry's exported names end in its tag: hex digits of the SHA-256 of the entry
+ * as written, so the runtime finds it in a product compiled with its siblings. */
+#define SIM_TAG_BYTES 17
+void sim_entry_tag(const char *entry, char tag[SIM_TAG_BYTES]);
+
+/* The compiled objects of a file (sim_build.c) that one entry's product is linked from. */
+struct sim_objects {
+    const char *scratch; /* the build's scratch folder, for the link's temporaries */
+    const char *obj;     /* checked (instrumented) */
+    const char *u_obj;   /* unchecked, or NULL when the file has none (volatile accesses) */
+};
+/* Links f's entry from o into path (sealed), its unchecked copy beside it when o has one.
+ * Returns as rtc_run, or 2 when the entry's dynamic shared memory has no size (err says so). */
+int sim_link_entry(const struct sim_flavour *f, const struct sim_objects *o, const char *path, char *err,
+                   size_t errlen);
+/* The link flags of f's products, for the cache key. */
+const char *sim_link_flags(const struct sim_flavour *f);
+
 /* Builds f into the run-time cache unless it is there; path receives the .so, log the kept
- * log of a build that warned (else ""). HB_OK, or a status with the message in c->err. */
-int sim_build(struct hb_ctx *c, const struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen);
+ * log of a build that warned (else ""), obj the compiled object of the file its product was
+ * linked from. HB_OK, or a status with the message in c->err. A user's file that does not
+ * compile with all its entries is compiled again for f's alone, so that each entry gets its
+ * own verdict. */
+int sim_build(struct hb_ctx *c, struct sim_flavour *f, char *path, size_t len, char *log, size_t loglen, char *obj,
+              size_t objlen);
 /* Where the unchecked copy of the product `so` (a path ending in .so) goes: 0, or -1. */
 int sim_unchecked_path(const char *so, char *out, size_t len);
 /* The compiler and flags that build f, for the report's account of the binary. */
 void sim_build_tool(const struct sim_flavour *f, char *out, size_t len);
 
-/* The undefined thread-local symbols of an ELF object (its `extern __shared__` arrays), as
- * consecutive NUL-terminated names. Their count, or -1 with err. */
-int sim_elf_tls_undefined(const char *obj, char *names, size_t cap, char *err, size_t errlen);
+/* The undefined symbols of an ELF object, as consecutive NUL-terminated names: with tls, the
+ * thread-local ones (its `extern __shared__` arrays); else the _ZTH init functions of such
+ * `extern thread_local` names, which g++ may call unconditionally. Their count, or -1 with err. */
+int sim_elf_undefined(const char *obj, int tls, char *names, size_t cap, char *err, size_t errlen);
 
 /* The bytes of a linked ELF object's thread-local segment (its static and dynamic __shared__
  * memory), read from its program headers without loading it; -1 with err. */

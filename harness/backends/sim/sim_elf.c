@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* sim_elf.c: finds a compiled kernel object's undefined thread-local symbols, which are its
- * `extern __shared__` declarations (the prelude makes __shared__ thread_local), so the link
- * can define them as dynamic shared memory; and whether its code calls the hooks of volatile
- * accesses (sim_hooks.h), which only a checked build has; and a linked object's shared memory,
- * before it is loaded. Reads one native 64-bit ELF object, checking every offset against its
- * size; it does not interpret anything else. */
+ * `extern __shared__` declarations (the prelude makes __shared__ thread_local), and the init
+ * functions its code calls before using them, so the link can define both (dynamic shared
+ * memory, which has no initializer); whether its code calls the hooks of volatile accesses
+ * (sim_hooks.h), which only a checked build has; and a linked object's shared memory, before
+ * it is loaded. Reads one native 64-bit ELF object, checking every offset against its size;
+ * it does not interpret anything else. */
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -84,7 +85,16 @@ static int sim_elf_symtab(const unsigned char *d, const Elf64_Shdr *sh, int n, i
     return 0;
 }
 
-static int sim_elf_scan(const unsigned char *d, size_t size, char *names, size_t cap, char *err, size_t errlen)
+/* The undefined symbols of the object that are thread-local (tls) or, when not, whose names
+ * start with _ZTH (the init functions C++ calls before touching an `extern thread_local`). */
+static int sim_elf_wanted(const Elf64_Sym *sym, const char *name, int tls)
+{
+    if (sym->st_shndx != SHN_UNDEF)
+        return 0;
+    return tls ? ELF64_ST_TYPE(sym->st_info) == STT_TLS : strncmp(name, "_ZTH", 4) == 0;
+}
+
+static int sim_elf_scan(const unsigned char *d, size_t size, int tls, char *names, size_t cap, char *err, size_t errlen)
 {
     int n_sh;
     const Elf64_Shdr *sh = sim_elf_sections(d, size, &n_sh, err, errlen);
@@ -101,12 +111,12 @@ static int sim_elf_scan(const unsigned char *d, size_t size, char *names, size_t
         if (sim_elf_symtab(d, sh, n_sh, i, &sym, &n_sym, &str, &str_size, err, errlen) != 0)
             return -1;
         for (size_t k = 0; k < n_sym; k++) {
-            if (sym[k].st_shndx != SHN_UNDEF || ELF64_ST_TYPE(sym[k].st_info) != STT_TLS || sym[k].st_name >= str_size)
+            if (sym[k].st_name >= str_size || !sim_elf_wanted(&sym[k], str + sym[k].st_name, tls))
                 continue;
             const char *name = str + sym[k].st_name;
             size_t len = strlen(name) + 1;
             if (!sim_elf_plain(name) || len > cap - used) {
-                snprintf(err, errlen, "thread-local symbol %.200s: unexpected name or too many", name);
+                snprintf(err, errlen, "symbol %.200s: unexpected name or too many", name);
                 return -1;
             }
             memcpy(names + used, name, len);
@@ -142,13 +152,13 @@ static int sim_elf_refers(const unsigned char *d, size_t size, const char *prefi
     return 0;
 }
 
-int sim_elf_tls_undefined(const char *obj, char *names, size_t cap, char *err, size_t errlen)
+int sim_elf_undefined(const char *obj, int tls, char *names, size_t cap, char *err, size_t errlen)
 {
     unsigned char *d;
     size_t size;
     if (sim_elf_read(obj, &d, &size, err, errlen) != 0)
         return -1;
-    int n = sim_elf_scan(d, size, names, cap, err, errlen);
+    int n = sim_elf_scan(d, size, tls, names, cap, err, errlen);
     free(d);
     return n;
 }

@@ -40,8 +40,6 @@ enum {
     SIM_API(EventDefault) = 0,
     SIM_API(EventBlockingSync) = 1,
     SIM_API(EventDisableTiming) = 2,
-    SIM_API(StreamDefault) = 0,
-    SIM_API(StreamNonBlocking) = 1,
     SIM_API(DeviceScheduleAuto) = 0,
     SIM_API(DeviceScheduleSpin) = 1,
     SIM_API(DeviceScheduleYield) = 2,

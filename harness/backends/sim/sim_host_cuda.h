@@ -60,6 +60,7 @@ enum cudaDeviceAttr {
     cudaDevAttrMaxRegistersPerBlock = 12,
     cudaDevAttrClockRate = 13,
     cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrIntegrated = 18,
     cudaDevAttrComputeMode = 20,
     cudaDevAttrMemoryClockRate = 36,
     cudaDevAttrGlobalMemoryBusWidth = 37,
@@ -86,6 +87,14 @@ enum {
     cudaHostAllocMapped = 2,
     cudaHostAllocWriteCombined = 4,
 };
+
+/* Flags that the runtime defines as macros: 0 is a stream too (`k<<<g, b, 0, cudaStreamDefault>>>`). */
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+/* The guards of the real runtime's headers, which helpers test to learn it is there
+ * (cuda-samples' helper_cuda.h defines checkCudaErrors under __DRIVER_TYPES_H__). */
+#define __DRIVER_TYPES_H__
+#define __CUDA_RUNTIME_H__
 
 #define SIM_API(x) cuda##x
 #define SIM_API_PROP cudaDeviceProp

@@ -80,6 +80,10 @@ enum {
     hipHostMallocWriteCombined = 4,
 };
 
+/* Flags that the runtime defines as macros: 0 is a stream too (`k<<<g, b, 0, hipStreamDefault>>>`). */
+#define hipStreamDefault 0x00
+#define hipStreamNonBlocking 0x01
+
 #define SIM_API(x) hip##x
 #define SIM_API_PROP hipDeviceProp_t
 #define SIM_API_ATTR hipDeviceAttribute_t

@@ -75,6 +75,8 @@ struct hb_ctx {
     const struct hb_kernel_spec *prepared;
     char prepared_path[4096], prepared_log[4200];
     int prepared_prebuilt;
+    char prepared_obj[4200]; /* the file's compiled object it was linked from (sim_build) */
+    int prepared_entries;    /* how many entries that one compile wrapped */
 };
 
 void sim_err(struct hb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -122,9 +122,13 @@ static int sim_resolve(struct hb_ctx *c, const struct hb_kernel_spec *s, const s
                        void *dl, hb_kern *k)
 {
     const int *abi = dlsym(dl, "sim_kernel_abi"), *dialect = dlsym(dl, "sim_kernel_dialect");
-    void *fn = dlsym(dl, f->wrapped ? "sim_wrapped_entry" : s->entry);
+    char tag[SIM_TAG_BYTES], entry_sym[64], kinds_sym[64];
+    sim_entry_tag(s->entry, tag);
+    snprintf(entry_sym, sizeof entry_sym, "sim_wrapped_entry_%s", tag);
+    snprintf(kinds_sym, sizeof kinds_sym, "sim_wrapped_kinds_%s", tag);
+    void *fn = dlsym(dl, f->wrapped ? entry_sym : s->entry);
     void *touch = dlsym(dl, "sim_kernel_tls_touch"), *live = dlsym(dl, "sim_kernel_set_live");
-    const char *const *kinds = f->wrapped ? dlsym(dl, "sim_wrapped_kinds") : NULL;
+    const char *const *kinds = f->wrapped ? dlsym(dl, kinds_sym) : NULL;
     struct link_map *lm = NULL;
     if (!abi || !dialect || !touch || !live || *abi != SIM_ABI_VERSION || (f->wrapped && !kinds)) {
         sim_err(c, "%s: not built with this emulator's prelude (ABI %d); rebuild with make", path, abi ? *abi : -1);
@@ -212,13 +216,29 @@ static void sim_open_unchecked(struct hb_ctx *c, const struct hb_kernel_spec *s,
     memcpy(c->err, saved, sizeof saved);
 }
 
-/* Which flavour of s runs at this width, and where its product comes from. */
+/* Which flavour of s runs at this width, and where its product comes from. A user's file is
+ * compiled once for all its siblings (each is linked apart: sim_link.c), when every one is an
+ * entry the wrapper takes and s is among them. */
 static void sim_flavour_of(const struct hb_ctx *c, const struct hb_kernel_spec *s, struct sim_flavour *f)
 {
     f->s = s;
     f->user = s->user || !rtc_shipped(s);
     f->wrapped = f->user || !sim_plain_entry(s->entry) || !sim_default_order(s);
     f->port = strcmp(s->lang, "cuda") == 0 && c->width > 32;
+    f->n_entries = 1;
+    f->entries = &s->entry;
+    int ours = 0, ok = f->user && f->wrapped && s->n_siblings > 1;
+    size_t bytes = 32;
+    for (int i = 0; ok && i < s->n_siblings; i++) {
+        ok = sim_entry_ok(s->siblings[i]);
+        ours |= strcmp(s->siblings[i], s->entry) == 0;
+        bytes += strlen(s->siblings[i]) + SIM_TAG_BYTES + 16; /* "SIM_WRAP(TAG, ENTRY) " */
+    }
+    ok = ok && bytes < SIM_WRAP_BYTES;
+    if (ok && ours) {
+        f->n_entries = s->n_siblings;
+        f->entries = s->siblings;
+    }
 }
 
 /* What sim_prepare checks of a product before it loads: a make product that is a marker, or
@@ -266,8 +286,11 @@ int sim_prepare(hb_ctx *c, const struct hb_kernel_spec *s)
         if (prebuilt < 0)
             return HB_ERROR;
     }
-    int rc =
-        prebuilt ? HB_OK : sim_build(c, &f, path, sizeof c->prepared_path, c->prepared_log, sizeof c->prepared_log);
+    c->prepared_obj[0] = '\0';
+    int rc = prebuilt ? HB_OK
+                      : sim_build(c, &f, path, sizeof c->prepared_path, c->prepared_log, sizeof c->prepared_log,
+                                  c->prepared_obj, sizeof c->prepared_obj);
+    c->prepared_entries = f.n_entries;
     if (rc == HB_OK)
         rc = sim_check_unloaded(c, s, path);
     if (rc == HB_OK)
@@ -284,13 +307,19 @@ int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
         return rc;
     struct sim_flavour f;
     sim_flavour_of(c, s, &f);
+    if (c->prepared_entries == 1) /* its build fell back to this entry alone (sim_build) */
+        f.n_entries = 1, f.entries = &s->entry;
     const char *path = c->prepared_path, *log = c->prepared_log;
     rc = sim_open_product(c, s, &f, path, out);
     if (rc != HB_OK)
         return rc;
-    char how[4400], unchecked[4200] = "", tool[6000];
+    char how[4400], unchecked[4200] = "", tool[6000], shared[4300] = "";
     sim_open_unchecked(c, s, &f, path, *out, unchecked, sizeof unchecked);
-    snprintf(how, sizeof how, "%s%s%s%s%s%s", c->prepared_prebuilt ? "built by make" : "built at run time",
+    const char *base = strrchr(c->prepared_obj, '/');
+    if (c->prepared_entries > 1) /* the log's word that the file was compiled once for its kernels */
+        snprintf(shared, sizeof shared, ", linked from one compile of the file for its %d kernels (%s)",
+                 c->prepared_entries, base ? base + 1 : c->prepared_obj);
+    snprintf(how, sizeof how, "%s%s%s%s%s%s%s", c->prepared_prebuilt ? "built by make" : "built at run time", shared,
              log[0] ? ", warnings in " : "", log, unchecked[0] ? "; repeats after a clean first launch: " : "",
              unchecked, unchecked[0] ? " (no access checks)" : "");
     sim_build_tool(&f, tool, sizeof tool);

@@ -40,8 +40,9 @@ static const struct {
     {"surf2D", "surfaces", 0},
     {"this_grid", "grid-wide cooperative groups (this_grid, grid.sync)", 0},
     {"cooperative_groups",
-     "this part of cooperative groups (the emulator has this_thread_block, "
-     "tiled_partition, sync, shfl*, ballot, any, all, thread_rank, reduce)",
+     "this part of cooperative groups (the emulator has this_thread_block, block_tile_memory, "
+     "tiled_partition up to the block, sync, shfl*, ballot, any, all, thread_rank, "
+     "meta_group_rank and _size, reduce)",
      0},
     {"sim_wrap",
      "an entry that does not name one kernel function (it must not be overloaded; a template takes "

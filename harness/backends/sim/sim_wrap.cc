@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* sim_wrap.cc: the entry of a user's kernel, a template-id or a declared parameter list,
- * compiled with the source -include'd first and SIM_ENTRY set to the entry as written
- * (`sgemm<128, 128, 8, 8, 8>`): it takes the arguments as one array in the kernel's order and
- * converts each to the declared parameter type; class-type parameters are refused. Every
- * name here is reserved: the user's macros (M, N, K, T...) are still defined. */
-#ifndef SIM_ENTRY
-#error "sim_wrap.cc is compiled by the emulator with -DSIM_ENTRY=<kernel entry>"
+/* sim_wrap.cc: the entries of a user's kernel file, template-ids or declared parameter lists,
+ * compiled with the source -include'd first and SIM_WRAP_LIST set to SIM_WRAP(TAG, ENTRY) for
+ * each entry as written (`sgemm<128, 128, 8, 8, 8>`; TAG: sim_entry_tag's hex digits): each
+ * wrapper takes the arguments as one array in the kernel's order and converts each to the
+ * declared parameter type; class-type parameters are refused. Every name here is reserved:
+ * the user's macros (M, N, K, T...) are still defined. */
+#ifndef SIM_WRAP_LIST
+#error "sim_wrap.cc is compiled by the emulator with -DSIM_WRAP_LIST=SIM_WRAP(<tag>, <kernel entry>)..."
 #endif
 
 namespace __sim_wrap
@@ -69,10 +70,14 @@ constexpr const char *__kinds_of(void (*)(_Ps...))
 
 } // namespace __sim_wrap
 
-extern "C" __attribute__((visibility("default"))) void sim_wrapped_entry(const sim_arg *__a)
-{
-    __sim_wrap::__invoke(&SIM_ENTRY, __a);
-}
+/* One entry's wrapper and its parameters' kinds, exported under its tag: each entry's product
+ * exports its own alone (sim_link.c), so the link keeps only what that kernel reaches. */
+#define SIM_WRAP(__tag, ...)                                                                                           \
+    extern "C" __attribute__((visibility("default"))) void sim_wrapped_entry_##__tag(const sim_arg *__a)               \
+    {                                                                                                                  \
+        __sim_wrap::__invoke(&__VA_ARGS__, __a);                                                                       \
+    }                                                                                                                  \
+    extern "C" __attribute__((visibility("default"))) const char *const sim_wrapped_kinds_##__tag =                    \
+        __sim_wrap::__kinds_of(&__VA_ARGS__);
 
-extern "C" __attribute__((visibility("default"))) const char *const sim_wrapped_kinds =
-    __sim_wrap::__kinds_of(&SIM_ENTRY);
+SIM_WRAP_LIST

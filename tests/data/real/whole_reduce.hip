@@ -61,6 +61,8 @@ int main()
     HIP_CHECK(hipEventRecord(start, stream));
     hipLaunchKernelGGL(HIP_KERNEL_NAME(real::block_sum<256, 1024>), dim3(blocks), dim3(256), 0, stream, x, p, n);
     HIP_CHECK(hipGetLastError());
+    // The null stream by its flag's name, as ROCm's examples launch.
+    real::block_sum<256, 1024><<<dim3(blocks), dim3(256), 0, hipStreamDefault>>>(x, p, n);
     HIP_CHECK(hipEventRecord(stop, stream));
     HIP_CHECK(hipEventSynchronize(stop));
     float ms = 0;
