@@ -136,7 +136,7 @@ static void count_nan_origin(struct cmp_result *r, const struct elem *e, double 
     memcpy(&bits, &f, sizeof bits);
     if (NAN_PAYLOAD(bits) == NAN_PAYLOAD(GRD_POISON_BITS))
         r->nan_poison++;
-    else if (NAN_PAYLOAD(bits) == NAN_PAYLOAD(GRD_BITS))
+    else if (grd_is_band_payload(NAN_PAYLOAD(bits)))
         r->nan_guard++;
     else
         r->nan_other++;

@@ -58,7 +58,7 @@ static void cus_nan_origin(struct cmp_result *r, const struct cus_judge *j, cons
     uint32_t bits = (uint32_t)ty_bits(j->b->type, got) & 0x003fffffu;
     if (j->b->type == TY_F32 && bits == (GRD_POISON_BITS & 0x003fffffu))
         r->nan_poison++;
-    else if (j->b->type == TY_F32 && bits == (GRD_BITS & 0x003fffffu))
+    else if (j->b->type == TY_F32 && grd_is_band_payload(bits))
         r->nan_guard++;
     else
         r->nan_other++;

@@ -40,11 +40,19 @@ static void grd_poison(void *image, size_t data_bytes)
     fill_words((unsigned char *)image + band, data_bytes, GRD_POISON_BITS);
 }
 
-void grd_fill(void *image, size_t data_bytes, const void *data)
+uint32_t grd_bits(int arg) { return GRD_BITS ^ (((uint32_t)arg << 8) & GRD_ARG_BITS); }
+
+int grd_is_band_payload(uint32_t payload)
+{
+    const uint32_t mask = 0x003fffffu & ~GRD_ARG_BITS;
+    return (payload & mask) == (GRD_BITS & mask);
+}
+
+void grd_fill(void *image, size_t data_bytes, const void *data, int arg)
 {
     unsigned char *p = image;
     size_t total = grd_image_bytes(data_bytes);
-    fill_words(p, band, GRD_BITS);
+    fill_words(p, band, grd_bits(arg));
     if (data)
         memcpy(p + band, data, data_bytes);
     else
@@ -53,17 +61,17 @@ void grd_fill(void *image, size_t data_bytes, const void *data)
      * matches what grd_check expects. */
     size_t tail = band + data_bytes;
     unsigned char w[4];
-    uint32_t bits = GRD_BITS;
+    uint32_t bits = grd_bits(arg);
     memcpy(w, &bits, 4);
     for (size_t i = tail; i < total; i++)
         p[i] = w[(i - tail) % 4];
 }
 
-int grd_check(const void *image, size_t data_bytes, long *offset)
+int grd_check(const void *image, size_t data_bytes, int arg, long *offset)
 {
     const unsigned char *p = image;
     unsigned char w[4];
-    uint32_t bits = GRD_BITS;
+    uint32_t bits = grd_bits(arg);
     memcpy(w, &bits, 4);
     for (size_t i = 0; i < band; i++)
         if (p[i] != w[i % 4]) {

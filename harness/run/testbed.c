@@ -177,7 +177,7 @@ static int tb_initialize(struct testbed *t)
         size_t total = grd_image_bytes(b->bytes);
         b->image = tb_pool_host(t->be, t->ctx, t->pool, i, 0, total);
         b->after = tb_pool_host(t->be, t->ctx, t->pool, i, 1, total);
-        grd_fill(b->image, b->bytes, b->data);
+        grd_fill(b->image, b->bytes, b->data, i);
         if (i == t->first_out && t->op->init_output)
             t->op->init_output(t->d, t->k, (float *)((char *)b->image + grd_band()));
         tb_phase(t, PH_INIT);
@@ -276,7 +276,7 @@ static void tb_observe(struct testbed *t, int rep, struct msg *lm)
     for (int i = 0; i < t->lay.n_bufs; i++) {
         const struct tb_buffer *b = &t->b[i];
         long off;
-        if (lm->guard_arg < 0 && grd_check(b->after, b->bytes, &off)) {
+        if (lm->guard_arg < 0 && grd_check(b->after, b->bytes, i, &off)) {
             lm->seen |= CLS_OOB;
             lm->guard_arg = i;
             lm->guard_offset = off;
