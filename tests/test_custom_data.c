@@ -192,6 +192,30 @@ START_TEST(nans_infinities_and_poison)
 }
 END_TEST
 
+/* f32 under rel/abs (the inline path of huge outputs): the same figures and classes as every
+ * other element is judged with, special values included. */
+START_TEST(f32_bounds_judge_special_values_as_any_element)
+{
+    struct kern_set ks = {0};
+    const struct cus_desc *d = desc("f32", "cols", "rel 1e-3 abs 0", &ks);
+    float want[6] = {1.0f, 0.0f, 4.0f, INFINITY, 2.0f, 8.0f}, got[6];
+    memcpy(got, want, sizeof got);
+    got[1] = -0.0f, got[2] = nextafterf(4.0f, 5.0f); /* within: ratio 0, then 1 ULP */
+    struct cmp_result r = judge(d, 1, 6, want, got);
+    ck_assert(r.classes == 0 && r.max_ulp == 1 && r.max_ratio > 1e-4 && r.max_ratio < 2e-4);
+    got[4] = 2.004f; /* twice the bound */
+    r = judge(d, 1, 6, want, got);
+    ck_assert(r.classes == CLS_WRONG && r.first_i == 4 && r.bad == 1 && r.max_ratio > 1.9);
+    got[0] = NAN, got[3] = 1.0f;
+    uint32_t poison = (uint32_t)ty_get(TY_F32)->poison;
+    memcpy(&got[5], &poison, sizeof poison);
+    r = judge(d, 1, 6, want, got);
+    ck_assert(r.classes == (CLS_WRONG | CLS_NAN | CLS_UNWRITTEN) && r.first_i == 0 && r.nan_mismatch == 2 &&
+              r.unwritten == 1 && r.bad == 4);
+    kern_set_free(&ks);
+}
+END_TEST
+
 START_TEST(integers_are_exact_whatever_the_tolerance)
 {
     struct kern_set ks = {0};
@@ -270,6 +294,7 @@ static Suite *suite(void)
     tcase_add_test(t, a_failing_reference_is_a_reference_error_with_its_words);
     tcase_add_test(t, float_tolerances_hold_at_their_bound);
     tcase_add_test(t, nans_infinities_and_poison);
+    tcase_add_test(t, f32_bounds_judge_special_values_as_any_element);
     tcase_add_test(t, integers_are_exact_whatever_the_tolerance);
     tcase_add_test(t, the_parent_judges_every_output_from_the_bytes_sent);
     suite_add_tcase(s, t);

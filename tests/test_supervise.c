@@ -3,8 +3,10 @@
  * stops a kernel at its first bad access, so the launch fails: a canary that expects oob is
  * caught (XFAIL), not an ERROR that fails the run, and a kernel claimed correct stays an
  * ERROR with the access as a class too. Without a finding, nothing is re-judged. And which
- * record a worker may send next (sup_due): only the one due. */
+ * record a worker may send next (sup_due): only the one due. And the parent's own time is no
+ * worker's: a deadline waits while the parent compares (sched_excuse). */
 #include "runner.h"
+#include "scheduler.h"
 #include "tutil.h"
 
 static struct probe cuda;
@@ -202,6 +204,20 @@ START_TEST(no_skip_is_taken_after_a_load)
 }
 END_TEST
 
+/* Two workers blocked sending their next launch while the parent compared for 20 s: neither
+ * is charged, and one with no deadline (idle) gets none. */
+START_TEST(the_parents_time_is_no_workers)
+{
+    struct sup_worker w[3];
+    memset(w, 0, sizeof w);
+    w[0].deadline = 1000, w[1].deadline = 5000;
+    struct sched s = {.w = w, .n_workers = 3};
+    sched_excuse(&s, 20000);
+    ck_assert(w[0].deadline == 21000 && w[1].deadline == 25000);
+    ck_assert(w[2].deadline == 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("supervise");
@@ -212,6 +228,7 @@ static Suite *suite(void)
     tcase_add_test(t, without_a_finding_nothing_changes);
     tcase_add_test(t, only_the_record_due_is_taken);
     tcase_add_test(t, a_group_record_ends_the_turn_not_the_worker);
+    tcase_add_test(t, the_parents_time_is_no_workers);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_types.c: the element type table (types.c): names and sizes, f16 and bf16 rounding to
  * nearest even at every edge (ties, subnormals, overflow, NaN) and every 16-bit pattern back,
- * ULP distances that never overflow, stores that clamp, exact formatting, and poisons that are
- * NaNs for floats. */
+ * ULP distances that never overflow, stores that clamp, exact formatting, poisons that are
+ * NaNs for floats, and whole-buffer poison fills and searches of every element size. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -177,6 +177,29 @@ START_TEST(poisons_are_nans_for_floats)
 }
 END_TEST
 
+/* Every element of an odd count filled, nothing past it, and the first poisoned one found. */
+START_TEST(poison_fills_and_finds_every_size)
+{
+    static const enum hb_type types[] = {TY_U8, TY_F16, TY_F32, TY_F64};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        enum hb_type t = types[i];
+        size_t size = ty_get(t)->size, n = 1001;
+        unsigned char buf[1002 * 8];
+        memset(buf, 0, sizeof buf);
+        ty_fill_bits(t, buf, ty_get(t)->poison, n);
+        for (size_t e = 0; e < n; e++)
+            ck_assert(ty_bits(t, buf + e * size) == ty_get(t)->poison);
+        ck_assert(ty_bits(t, buf + n * size) == 0);
+        ck_assert(ty_find_bits(t, buf, ty_get(t)->poison, n) == 0);
+        memset(buf, 0, 700 * size);
+        ck_assert(ty_find_bits(t, buf, ty_get(t)->poison, n) == 700);
+        ck_assert(ty_find_bits(t, buf, ty_get(t)->poison, 700) == 700); /* none: n */
+        ty_fill_bits(t, buf, 1, 0);
+        ck_assert(ty_bits(t, buf) == 0);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("types");
@@ -190,6 +213,7 @@ static Suite *suite(void)
     tcase_add_test(t, formats_hold_every_digit);
     tcase_add_test(t, c_views_widen_half_types_only);
     tcase_add_test(t, poisons_are_nans_for_floats);
+    tcase_add_test(t, poison_fills_and_finds_every_size);
     suite_add_tcase(s, t);
     return s;
 }

@@ -93,21 +93,34 @@ static const char *cus_build(const struct kern_desc *k, double timeout_s, char *
     return so;
 }
 
-/* Argument i of k as the reference sees it: a buffer's C view, or a size's or scalar's value. */
-static void cus_arg(const struct kern_desc *k, const struct cus_data *cd, int i, struct cref_buf *a, char *name,
+/* Whether buffer b's C view is its storage (every type but f16 and bf16): then the reference
+ * reads the case's inputs in place and writes straight into the expected outputs, no copies
+ * between (outputs run to GiBs). */
+static int cus_c_is_storage(const struct cus_buffer *b) { return b->type != TY_F16 && b->type != TY_BF16; }
+
+/* Argument i of k as the reference sees it: a buffer's C view, or a size's or scalar's value;
+ * *owned when a->data is the argument's own (freed after the call). */
+static void cus_arg(const struct kern_desc *k, struct cus_data *cd, int i, struct cref_buf *a, int *owned, char *name,
                     size_t len)
 {
     const struct cus_desc *d = k->custom;
     int p = k->args[i].param;
     memset(a, 0, sizeof *a);
-    a->name = name;
+    a->name = name, *owned = 1;
     if (p < d->n_bufs) {
         const struct cus_buffer *b = &d->bufs[p];
         const struct ty_info *t = ty_get(b->type);
         snprintf(name, len, "%s", b->name);
         a->bytes = cd->count[p] * t->c_size, a->writable = b->role != CUS_IN;
-        a->data = xcalloc(a->bytes + 1, 1);
-        ty_to_c(b->type, cd->init[p], a->data, cd->count[p]);
+        int in_place = cus_c_is_storage(b);
+        if (in_place && b->role == CUS_IN)
+            a->data = cd->init[p], *owned = 0;
+        else if (in_place && b->role != CUS_SCRATCH && !cd->expect[p])
+            a->data = cd->expect[p] = arena_calloc_own(cd->count[p] + 1, t->size), *owned = 0;
+        else
+            a->data = xcalloc(a->bytes + 1, 1);
+        if (*owned || b->role == CUS_INOUT) /* an output's poison is cus_reference's */
+            ty_to_c(b->type, cd->init[p], a->data, cd->count[p]);
         return;
     }
     int64_t v = p < d->n_bufs + d->n_sizes ? cd->sizes[p - d->n_bufs] : 0;
@@ -128,9 +141,9 @@ static int cus_unwritten(const struct cus_buffer *b, const struct cref_buf *a, s
     if (b->role != CUS_OUT || !ty_get(b->type)->is_float)
         return 0;
     enum hb_type view = b->type == TY_F64 ? TY_F64 : TY_F32;
-    for (size_t e = 0; e < count; e++)
-        if (ty_bits(view, (char *)a->data + e * ty_get(view)->size) == ty_get(view)->poison)
-            return snprintf(why, len, "did not write %s[%zu] (still the poison)", b->name, e), 1;
+    size_t e = ty_find_bits(view, a->data, ty_get(view)->poison, count);
+    if (e < count)
+        return snprintf(why, len, "did not write %s[%zu] (still the poison)", b->name, e), 1;
     return 0;
 }
 
@@ -141,15 +154,16 @@ void cus_reference(const struct kern_desc *k, const struct hb_case *c, struct cu
     char why[600] = "";
     const char *so = cus_build(k, timeout_s, why, sizeof why);
     struct cref_buf args[HB_MAX_PARAMS];
+    int owned[HB_MAX_PARAMS];
     char names[HB_MAX_PARAMS][40];
     for (int i = 0; so && i < k->n_args; i++)
-        cus_arg(k, cd, i, &args[i], names[i], sizeof names[i]);
+        cus_arg(k, cd, i, &args[i], &owned[i], names[i], sizeof names[i]);
     /* Outputs start as poison in the view the reference gets (f16 and bf16 as f32). */
     for (int i = 0; so && i < k->n_args; i++) {
         int p = k->args[i].param;
         enum hb_type t = p < d->n_bufs ? d->bufs[p].type : TY_F32, view = t == TY_F16 || t == TY_BF16 ? TY_F32 : t;
-        for (size_t e = 0; p < d->n_bufs && d->bufs[p].role == CUS_OUT && e < cd->count[p]; e++)
-            ty_store_bits(view, (char *)args[i].data + e * ty_get(view)->c_size, ty_get(view)->poison);
+        if (p < d->n_bufs && d->bufs[p].role == CUS_OUT)
+            ty_fill_bits(view, args[i].data, ty_get(view)->poison, cd->count[p]);
     }
     struct hb_err err = {{0}};
     int failed = !so || cref_call(so, "hb_ref_entry", args, k->n_args, timeout_s, &err);
@@ -159,10 +173,13 @@ void cus_reference(const struct kern_desc *k, const struct hb_case *c, struct cu
         int p = k->args[i].param;
         if (!failed && p < d->n_bufs && d->bufs[p].role != CUS_IN && d->bufs[p].role != CUS_SCRATCH) {
             failed = cus_unwritten(&d->bufs[p], &args[i], cd->count[p], why, sizeof why);
-            cd->expect[p] = arena_calloc_own(cd->count[p] + 1, ty_get(d->bufs[p].type)->size);
-            ty_from_c(d->bufs[p].type, args[i].data, cd->expect[p], cd->count[p]);
+            if (!cd->expect[p])
+                cd->expect[p] = arena_calloc_own(cd->count[p] + 1, ty_get(d->bufs[p].type)->size);
+            if (owned[i])
+                ty_from_c(d->bufs[p].type, args[i].data, cd->expect[p], cd->count[p]);
         }
-        free(args[i].data);
+        if (owned[i])
+            free(args[i].data);
     }
     if (failed)
         txt_printf(cd->error, sizeof cd->error,

@@ -87,28 +87,66 @@ float ty_bf16_to_float(uint16_t h)
     return f;
 }
 
+/* Each size its own fixed-length copy: these run per element of outputs of up to 2^31, where a
+ * variable-length memcpy is a library call. Little-endian hosts only, as every backend here. */
 uint64_t ty_bits(enum hb_type t, const void *p)
 {
-    uint64_t v = 0;
-    memcpy(&v, p, ty_get(t)->size); /* little-endian hosts only, as every backend here */
-    return v;
+    uint8_t b1;
+    uint16_t b2;
+    uint32_t b4;
+    uint64_t b8;
+    switch (ty_get(t)->size) {
+    case 1: return memcpy(&b1, p, 1), b1;
+    case 2: return memcpy(&b2, p, 2), b2;
+    case 4: return memcpy(&b4, p, 4), b4;
+    default: return memcpy(&b8, p, 8), b8;
+    }
 }
 
-void ty_store_bits(enum hb_type t, void *p, uint64_t bits) { memcpy(p, &bits, ty_get(t)->size); }
+void ty_store_bits(enum hb_type t, void *p, uint64_t bits)
+{
+    uint8_t b1 = (uint8_t)bits;
+    uint16_t b2 = (uint16_t)bits;
+    uint32_t b4 = (uint32_t)bits;
+    switch (ty_get(t)->size) {
+    case 1: memcpy(p, &b1, 1); return;
+    case 2: memcpy(p, &b2, 2); return;
+    case 4: memcpy(p, &b4, 4); return;
+    default: memcpy(p, &bits, 8); return;
+    }
+}
+
+void ty_fill_bits(enum hb_type t, void *p, uint64_t bits, size_t n)
+{
+    size_t size = ty_get(t)->size;
+    if (n)
+        ty_store_bits(t, p, bits);
+    /* Doubling copies: memcpy's speed, whatever the element's size. */
+    for (size_t done = 1; done < n; done *= 2)
+        memcpy((char *)p + done * size, p, (done * 2 <= n ? done : n - done) * size);
+}
+
+size_t ty_find_bits(enum hb_type t, const void *p, uint64_t bits, size_t n)
+{
+    size_t size = ty_get(t)->size;
+    for (size_t e = 0; e < n; e++)
+        if (ty_bits(t, (const char *)p + e * size) == bits)
+            return e;
+    return n;
+}
 
 double ty_value(enum hb_type t, const void *p)
 {
-    uint64_t b = ty_bits(t, p);
     float f;
     double d;
     switch (t) {
     case TY_F32: return memcpy(&f, p, 4), f;
     case TY_F64: return memcpy(&d, p, 8), d;
-    case TY_F16: return ty_half_to_float((uint16_t)b);
-    case TY_BF16: return ty_bf16_to_float((uint16_t)b);
-    case TY_I32: return (double)(int32_t)(uint32_t)b;
-    case TY_I64: return (double)(int64_t)b;
-    default: return (double)b;
+    case TY_F16: return ty_half_to_float((uint16_t)ty_bits(t, p));
+    case TY_BF16: return ty_bf16_to_float((uint16_t)ty_bits(t, p));
+    case TY_I32: return (double)(int32_t)(uint32_t)ty_bits(t, p);
+    case TY_I64: return (double)(int64_t)ty_bits(t, p);
+    default: return (double)ty_bits(t, p);
     }
 }
 

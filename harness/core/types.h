@@ -40,6 +40,10 @@ int ty_isinf(enum hb_type t, const void *p);
 void ty_store(enum hb_type t, void *p, double v);
 /* Stores the low bytes of bits at p. */
 void ty_store_bits(enum hb_type t, void *p, uint64_t bits);
+/* n elements at p, each bits (an output's poison); the index of the first of n elements that
+ * is bits, or n. */
+void ty_fill_bits(enum hb_type t, void *p, uint64_t bits, size_t n);
+size_t ty_find_bits(enum hb_type t, const void *p, uint64_t bits, size_t n);
 
 /* ULP distance: floats as cmp_ulp counts them (+0 and -0 are 0 apart, two NaNs 0, a NaN and a
  * number UINT64_MAX), integers |a - b| (saturating). */

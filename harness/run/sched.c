@@ -346,6 +346,13 @@ static void sched_reap(struct sched *s, int i)
     s->w[i] = s->w[--s->n_workers];
 }
 
+void sched_excuse(struct sched *s, double parent_ms)
+{
+    for (int i = 0; i < s->n_workers; i++)
+        if (s->w[i].deadline > 0)
+            s->w[i].deadline += parent_ms;
+}
+
 static int sched_poll_timeout(const struct sched *s, double now)
 {
     double t = s->waiting_data ? SCHED_DATA_TICK_MS : SCHED_TICK_MS;
@@ -366,11 +373,13 @@ static void sched_wait(struct sched *s)
     }
     if (poll(pfd, (nfds_t)n, sched_poll_timeout(s, now_ms())) < 0 && errno != EINTR)
         return;
+    double handling = now_ms();
     for (int i = 0; i < s->n_workers; i++) {
         sched_read_output(&s->w[i]);
         sched_read_results(s, &s->w[i]);
     }
     double now = now_ms();
+    sched_excuse(s, now - handling);
     sched_reap_exits(s, now);
     for (int i = s->n_workers - 1; i >= 0; i--) {
         struct sup_worker *w = &s->w[i];

@@ -27,6 +27,10 @@ struct sched {
 };
 
 void sched_init(struct sched *s, struct run_ctx *cx, struct group *groups, int n_groups);
+/* The parent's own time handling records (reading outputs of up to GiBs, comparing them) is
+ * no worker's: each waits for it, blocked sending its next launch, so every running deadline
+ * moves on by parent_ms (generous by at most that for one whose case began meanwhile). */
+void sched_excuse(struct sched *s, double parent_ms);
 /* Reads what w has sent: each record checked and handled, each LAUNCH's output read whole
  * first; a worker that sends anything else is killed (w->bad_message says why). */
 void sched_read_results(struct sched *s, struct sup_worker *w);
