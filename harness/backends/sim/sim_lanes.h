@@ -46,14 +46,23 @@ struct sim_slot {
 #endif
 };
 
-/* Lane descriptor near the base of its region (SIM_DESC_AT); the kernel sees only `pub`. */
+/* Lane descriptor near the base of its region (SIM_DESC_AT); the kernel sees only `pub`, the
+ * runtime's own fields are in its `runtime` words (sim_abi.h). */
 struct sim_lane {
-    struct sim_lane_pub pub;
-    struct sim_worker *w;
-    struct sim_slot *slot;
-    uint32_t warp;
+    union {
+        struct sim_lane_pub pub;
+        struct {
+            const void *rt_;
+            struct sim_worker *w;
+            struct sim_slot *slot;
+            uint32_t warp;
+        };
+    };
 };
 _Static_assert(sizeof(struct sim_lane) <= SIM_DESC_BYTES, "a lane descriptor must fit one colour step");
+_Static_assert(offsetof(struct sim_lane, w) == offsetof(struct sim_lane_pub, runtime) &&
+                   offsetof(struct sim_lane, warp) + sizeof(uint32_t) <= offsetof(struct sim_lane_pub, bounds),
+               "the runtime's lane fields must lie in sim_lane_pub.runtime");
 
 struct sim_worker {
 #ifdef SIM_USE_UCONTEXT
