@@ -8,19 +8,20 @@
 #include "backends/sim/sim_unroll.c"
 #include "tutil.h"
 
-/* The rewrite of `in`, into a static buffer. */
-static const char *rewrite(const char *in)
+/* The rewrite of `in` (with unroll, its unroll pragmas too), into a static buffer. */
+static const char *rewrite_as(const char *in, int rolled)
 {
     static char out[4096];
     memset(out, 0, sizeof out);
     FILE *src = fmemopen((void *)in, strlen(in), "r"), *dst = fmemopen(out, sizeof out - 1, "w");
     ck_assert_ptr_nonnull(src);
     ck_assert_ptr_nonnull(dst);
-    ck_assert_int_eq(sim_rewrite(src, dst), 0);
+    ck_assert_int_eq(sim_rewrite(src, dst, rolled), 0);
     fclose(src);
     fclose(dst);
     return out;
 }
+static const char *rewrite(const char *in) { return rewrite_as(in, 0); }
 
 #define LAUNCH(cfg, k) "(::__sim_host_launch(" cfg ") ? (void)0 : (void)" k
 
@@ -87,6 +88,20 @@ START_TEST(unroll_pragmas_are_rewritten_too)
 }
 END_TEST
 
+/* The unchecked copy's rewrite (rolled): the same, but an innermost accumulator loop keeps
+ * nvcc's spelling, which g++ ignores (sim_unroll.h). */
+START_TEST(the_rolled_rewrite_leaves_accumulator_loops_to_gcc)
+{
+    const char *tile = "#pragma unroll\nfor (int j = 0; j < 8; ++j)\n    acc[j] = fmaf(a, b[j], acc[j]);\n";
+    ck_assert_str_eq(rewrite_as(tile, 1), tile);
+    ck_assert_str_eq(rewrite_as(tile, 0),
+                     "#pragma GCC unroll 64\nfor (int j = 0; j < 8; ++j)\n    acc[j] = fmaf(a, b[j], acc[j]);\n");
+    ck_assert_str_eq(rewrite_as("#pragma unroll 4\nfor (;;) k<<<1, 2>>>();\n", 1),
+                     "#pragma GCC unroll 4\nfor (;;) " LAUNCH("1, 2", "k") "());\n");
+    ck_assert_str_eq(rewrite_as("", 1), "");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("sim_rewrite");
@@ -97,6 +112,7 @@ static Suite *suite(void)
     tcase_add_test(t, noinline_outside_attributes_only);
     tcase_add_test(t, members_named_like_builtins_keep_their_names);
     tcase_add_test(t, unroll_pragmas_are_rewritten_too);
+    tcase_add_test(t, the_rolled_rewrite_leaves_accumulator_loops_to_gcc);
     suite_add_tcase(s, t);
     return s;
 }

@@ -9,8 +9,9 @@
 #include <stdint.h>
 
 /* 2: access checking (bounds, shared range, fault hook), block info in the descriptor,
- * wrapped entries taking struct sim_arg[], 64-bit-mask CUDA builds (the wave64 port check). */
-#define SIM_ABI_VERSION 2
+ * wrapped entries taking struct sim_arg[], 64-bit-mask CUDA builds (the wave64 port check).
+ * 3: the runtime's per-lane state inside the descriptor's head (sim_lane_pub.runtime). */
+#define SIM_ABI_VERSION 3
 
 /* Every lane runs on its own region of this many bytes, aligned to its size; the lane's
  * descriptor sits in the region's first page, then a guard page, then the stack (grows
@@ -86,9 +87,12 @@ struct sim_rt {
     void (*fault)(struct sim_lane_pub *self, uintptr_t addr, unsigned size, int flags);
 };
 
-/* The public head of a lane descriptor (the runtime's private part follows it). */
+/* The public head of a lane descriptor. */
 struct sim_lane_pub {
     const struct sim_rt *rt;
+    /* The runtime's own per-lane state (sim_lanes.h), never read by kernel code: beside rt, so
+     * that a sync point, which reads both, touches one cache line of the descriptor. */
+    uint64_t runtime[3];
     const struct sim_bounds *bounds;
     struct sim_range shared; /* this worker's block shared memory: the kernel's TLS block */
     struct sim_block_info blk;

@@ -149,12 +149,12 @@ static int sim_compile_argv(const struct sim_flavour *f, int checked, const char
     return n;
 }
 
-/* pre rewritten for g++ (sim_rewrite.c: launches, main, unroll pragmas...), into out. 0, or -1
- * with err. */
-static int sim_rewrite_file(const char *pre, const char *out, char *err, size_t errlen)
+/* pre rewritten for g++ (sim_rewrite.c: launches, main, unroll pragmas, rolled as the unchecked
+ * copy wants them...), into out. 0, or -1 with err. */
+static int sim_rewrite_file(const char *pre, const char *out, int rolled, char *err, size_t errlen)
 {
     FILE *in = fopen(pre, "r"), *to = in ? fopen(out, "w") : NULL;
-    int rc = in && to ? sim_rewrite(in, to) : -1;
+    int rc = in && to ? sim_rewrite(in, to, rolled) : -1;
     if (to && fclose(to) != 0)
         rc = -1;
     if (in)
@@ -184,7 +184,7 @@ void sim_build_tool(const struct sim_flavour *f, char *out, size_t len)
 struct sim_temps {
     char scratch[4200];
     char pre[4200], ii[4200], obj[4200], log[4200];
-    char u_obj[4200], u_log[4200];                            /* the unchecked copy's */
+    char u_ii[4200], u_obj[4200], u_log[4200];                /* the unchecked copy's */
     char c_obj[4200], c_uobj[4200], lock[4200], failed[4200]; /* in the cache */
 };
 
@@ -198,17 +198,18 @@ int sim_unchecked_path(const char *so, char *out, size_t len)
 }
 
 /* The unchecked object of a compiled file (backend.mk builds the shipped kernels' the same
- * way): the same preprocessed source compiled without the instrumentation, sealed into the
- * cache; none for an object that makes volatile accesses, as only the instrumentation makes
- * those sync points, or one the compiler refuses (the repeats then run checked). Its own log
- * is dropped: the checked build's already shows the source's warnings. 0, or -1 with err. */
+ * way): the same preprocessed source compiled without the instrumentation, its innermost
+ * accumulator loops left rolled for the vectorizer (sim_unroll.h), sealed into the cache; none for an object that makes
+ * volatile accesses, as only the instrumentation makes those sync points, or one the compiler refuses (the repeats then
+ * run checked). Its own log is dropped: the checked build's already shows the source's warnings. 0, or -1 with err. */
 static int sim_unchecked(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
 {
     char words[4096], *argv[SIM_MAX_WORDS];
     int calls = sim_elf_calls_volatile(t->obj, err, errlen);
     if (calls != 0)
         return calls < 0 ? -1 : 0;
-    if (sim_compile_argv(f, 0, t->ii, t->u_obj, words, sizeof words, argv) < 0)
+    if (sim_rewrite_file(t->pre, t->u_ii, 1, err, errlen) != 0 ||
+        sim_compile_argv(f, 0, t->u_ii, t->u_obj, words, sizeof words, argv) < 0)
         return -1;
     int rc = rtc_run(argv, t->u_log, err, errlen);
     if (rc != 0)
@@ -234,7 +235,7 @@ static int sim_preprocess(const struct sim_flavour *f, struct sim_temps *t, char
 static int sim_compile(const struct sim_flavour *f, struct sim_temps *t, char *err, size_t errlen)
 {
     char words[SIM_WORDS_BYTES], *argv[SIM_MAX_WORDS];
-    int rc = sim_rewrite_file(t->pre, t->ii, err, errlen);
+    int rc = sim_rewrite_file(t->pre, t->ii, 0, err, errlen);
     if (rc != 0)
         return rc;
     if (sim_compile_argv(f, 1, t->ii, t->obj, words, sizeof words, argv) < 0) {
@@ -292,7 +293,7 @@ static void sim_key(const struct sim_flavour *f, struct sha256 *h)
     struct stat self = {0};
     Dl_info me;
     sim_build_tool(f, tool, sizeof tool);
-    snprintf(key, sizeof key, "%s | rewritten for g++ | gcc %s | unchecked copy: %s", tool, __VERSION__,
+    snprintf(key, sizeof key, "%s | rewritten for g++ | gcc %s | unchecked copy, rolled: %s", tool, __VERSION__,
              SIM_KERNEL_UNCHECKED_FLAGS);
     for (int i = 0; i < f->n_entries; i++)
         sha256_update(h, f->entries[i], strlen(f->entries[i]) + 1);
@@ -309,8 +310,8 @@ static int sim_temps_open(const char *dir, struct sim_temps *t, char *err, size_
     if (rtc_scratch_open(dir, t->scratch, sizeof t->scratch, err, errlen) != 0)
         return -1;
     snprintf(stem, sizeof stem, "%s/k", t->scratch);
-    char *names[] = {t->log, t->pre, t->ii, t->obj, t->u_obj, t->u_log};
-    const char *ext[] = {".log", ".ii", ".unrolled.ii", ".o", ".unchecked.o", ".u.log"};
+    char *names[] = {t->log, t->pre, t->ii, t->obj, t->u_ii, t->u_obj, t->u_log};
+    const char *ext[] = {".log", ".ii", ".unrolled.ii", ".o", ".rolled.ii", ".unchecked.o", ".u.log"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (rtc_temp(stem, ext[i], names[i], sizeof t->log, err, errlen) != 0)
             return -1;

@@ -46,13 +46,23 @@ struct sim_slot {
 #endif
 };
 
-/* Lane descriptor near the base of its region (SIM_DESC_AT); the kernel sees only `pub`. */
+/* Lane descriptor near the base of its region (SIM_DESC_AT); the kernel sees only `pub`, the
+ * runtime's own fields are in its `runtime` words (sim_abi.h). */
 struct sim_lane {
-    struct sim_lane_pub pub;
-    struct sim_worker *w;
-    struct sim_slot *slot;
+    union {
+        struct sim_lane_pub pub;
+        struct {
+            const void *rt_;
+            struct sim_worker *w;
+            struct sim_slot *slot;
+            uint32_t warp;
+        };
+    };
 };
 _Static_assert(sizeof(struct sim_lane) <= SIM_DESC_BYTES, "a lane descriptor must fit one colour step");
+_Static_assert(offsetof(struct sim_lane, w) == offsetof(struct sim_lane_pub, runtime) &&
+                   offsetof(struct sim_lane, warp) + sizeof(uint32_t) <= offsetof(struct sim_lane_pub, bounds),
+               "the runtime's lane fields must lie in sim_lane_pub.runtime");
 
 struct sim_worker {
 #ifdef SIM_USE_UCONTEXT
@@ -70,6 +80,13 @@ struct sim_worker {
     int watch; /* its regions' slot in sim_overflow.c, or -1 */
     struct sim_slot *slots;
     uint32_t *order;
+    /* What the scheduler would otherwise find by scanning every lane after each pass: the
+     * lanes made runnable since the pass began, in index order (a pass runs them, shuffled
+     * under the random schedule, in the order a scan gave), and per warp the lanes that can
+     * still run and those waiting at a collective. A pass in which a lane only yielded (a
+     * volatile access) leaves it runnable outside that list: the next pass scans. */
+    uint32_t *ready, n_ready;
+    uint32_t *warp_run, *warp_coll;
     struct sim_block_info info;
     const struct sim_launch *launch;
     uint32_t n;
@@ -92,6 +109,14 @@ static inline uint32_t sim_rand_below(struct sim_worker *w, uint32_t n)
     uint64_t x = sim_mix(w->rng);
     w->rng += 0x9e3779b97f4a7c15ull;
     return (uint32_t)((x >> 32) * n >> 32);
+}
+
+/* Lane i made runnable: counted in its warp and listed for the next pass. */
+static inline void sim_make_ready(struct sim_worker *w, uint32_t i, uint32_t warp)
+{
+    w->slots[i].state = SIM_RUN;
+    w->warp_run[warp]++;
+    w->ready[w->n_ready++] = i;
 }
 
 /* sim_warp.c */

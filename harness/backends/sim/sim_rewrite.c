@@ -372,7 +372,7 @@ static void sim_span(struct sim_src *src, size_t from, size_t to, struct sim_out
     }
 }
 
-int sim_rewrite(FILE *in, FILE *out)
+int sim_rewrite(FILE *in, FILE *out, int rolled)
 {
     struct sim_out src = {0}, o = {0};
     char buf[65536];
@@ -387,7 +387,7 @@ int sim_rewrite(FILE *in, FILE *out)
     }
     FILE *rewritten = rc == 0 && o.n > 0 ? fmemopen(o.p, o.n, "r") : NULL;
     if (rewritten) {
-        rc = sim_unroll_rewrite(rewritten, out);
+        rc = sim_unroll_rewrite(rewritten, out, rolled);
         fclose(rewritten);
     } else if (rc == 0 && o.n > 0) {
         rc = -1;

@@ -6,8 +6,9 @@
 
 #include <stdio.h>
 
-/* Copies a preprocessed source from in to out, rewritten. 0, or -1 on a read, write or memory
- * error. */
-int sim_rewrite(FILE *in, FILE *out);
+/* Copies a preprocessed source from in to out, rewritten; rolled: as the unchecked copy wants
+ * it, its innermost accumulator loops left to g++ (sim_unroll.h). 0, or -1 on a read, write or
+ * memory error. */
+int sim_rewrite(FILE *in, FILE *out, int rolled);
 
 #endif

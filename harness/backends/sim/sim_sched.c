@@ -167,6 +167,7 @@ static void sim_lane_exit(struct sim_lane *l)
 {
     struct sim_worker *w = l->w;
     l->slot->state = SIM_EXITED;
+    w->warp_run[l->warp]--;
     struct sim_slot *next = sim_next_turn(w);
     if (next)
         SIM_SWITCH_LANES(l->slot, next);
@@ -192,6 +193,7 @@ static void sim_barrier(struct sim_lane_pub *self)
 {
     struct sim_lane *l = (struct sim_lane *)self;
     l->slot->state = SIM_AT_BARRIER;
+    l->w->warp_run[l->warp]--;
     sim_turn_over(l);
 }
 
@@ -210,6 +212,8 @@ static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value
         return 0;
     }
     s->state = SIM_AT_COLL;
+    w->warp_run[l->warp]--;
+    w->warp_coll[l->warp]++;
     s->op = op;
     s->val = value;
     s->arg = arg;
@@ -285,11 +289,15 @@ static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_
     if (a + bytes < m + bytes + extra)
         munmap(a + bytes, (size_t)(m + bytes + extra - (a + bytes)));
     struct sim_slot *slots = realloc(w->slots, n * sizeof *slots);
-    uint32_t *order = slots ? realloc(w->order, n * sizeof *order) : NULL;
+    uint32_t *order = slots ? realloc(w->order, 4 * n * sizeof *order) : NULL;
     if (slots)
         w->slots = slots;
-    if (order)
+    if (order) {
         w->order = order;
+        w->ready = order + n;
+        w->warp_run = order + 2 * n;
+        w->warp_coll = order + 3 * n;
+    }
     if (!slots || !order) {
         snprintf(err, errlen, "realloc(scheduler state for %u lanes) failed", n);
         munmap(a, bytes);
@@ -340,6 +348,31 @@ void sim_worker_free(struct sim_worker *w)
     free(w);
 }
 
+/* Block w->linear's lanes, fresh, every one ready for the first pass. */
+static void sim_block_lanes(struct sim_worker *w, const struct sim_launch *L, uint32_t n)
+{
+    uint32_t W = (uint32_t)L->width, n_warps = (n + W - 1) / W;
+    memset(w->warp_run, 0, n_warps * sizeof *w->warp_run);
+    memset(w->warp_coll, 0, n_warps * sizeof *w->warp_coll);
+    w->n_ready = 0;
+    w->yielded = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct sim_lane *l = sim_lane_at(w, i);
+        l->pub.rt = &sim_rt_table;
+        l->pub.bounds = &L->bounds;
+        l->pub.shared = w->shared;
+        l->pub.blk = w->info;
+        l->pub.tid.x = i % L->block.x;
+        l->pub.tid.y = i / L->block.x % L->block.y;
+        l->pub.tid.z = i / (L->block.x * L->block.y);
+        l->w = w;
+        l->slot = &w->slots[i];
+        l->warp = i / W;
+        sim_make_ready(w, i, i / W);
+        sim_lane_prepare(w, i);
+    }
+}
+
 int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t linear, char *err, size_t errlen)
 {
     uint32_t n = L->block.x * L->block.y * L->block.z;
@@ -356,27 +389,22 @@ int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t lin
     w->info.block_idx.y = (unsigned)(linear / L->grid.x % L->grid.y);
     w->info.block_idx.z = (unsigned)(linear / ((uint64_t)L->grid.x * L->grid.y));
     w->rng = sim_mix(L->seed ^ sim_mix(linear));
-    for (uint32_t i = 0; i < n; i++) {
-        struct sim_lane *l = sim_lane_at(w, i);
-        l->pub.rt = &sim_rt_table;
-        l->pub.bounds = &L->bounds;
-        l->pub.shared = w->shared;
-        l->pub.blk = w->info;
-        l->pub.tid.x = i % L->block.x;
-        l->pub.tid.y = i / L->block.x % L->block.y;
-        l->pub.tid.z = i / (L->block.x * L->block.y);
-        l->w = w;
-        l->slot = &w->slots[i];
-        w->slots[i].state = SIM_RUN;
-        sim_lane_prepare(w, i);
-    }
     uint32_t W = (uint32_t)L->width, n_warps = (n + W - 1) / W;
+    sim_block_lanes(w, L, n);
     for (;;) {
-        /* One pass: every runnable lane runs until its next sync point or exit. */
+        /* One pass: every runnable lane runs until its next sync point or exit, in index
+         * order before any shuffle: the lanes made ready since the last pass, or, after a
+         * pass in which lanes only yielded, every lane that can run. */
         uint32_t m = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (w->slots[i].state == SIM_RUN)
-                w->order[m++] = i;
+        if (w->yielded) {
+            for (uint32_t i = 0; i < n; i++)
+                if (w->slots[i].state == SIM_RUN)
+                    w->order[m++] = i;
+        } else {
+            memcpy(w->order, w->ready, w->n_ready * sizeof *w->order);
+            m = w->n_ready;
+        }
+        w->n_ready = 0;
         if (L->random)
             for (uint32_t i = m; i > 1; i--) {
                 uint32_t j = sim_rand_below(w, i), t = w->order[i - 1];
@@ -402,7 +430,7 @@ int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t lin
         uint32_t at_barrier = 0;
         for (uint32_t i = 0; i < n; i++)
             if (w->slots[i].state == SIM_AT_BARRIER) {
-                w->slots[i].state = SIM_RUN;
+                sim_make_ready(w, i, i / W);
                 at_barrier++;
             }
         /* Exited lanes do not hold a barrier up, as on current GPUs. */

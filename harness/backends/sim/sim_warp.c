@@ -6,17 +6,9 @@
 #include "sim_lanes.h"
 
 /* Lanes of warp g waiting at a collective; 0 while any lane of it can still run. */
-static uint32_t sim_warp_waiting(struct sim_worker *w, uint32_t g)
+static uint32_t sim_warp_waiting(const struct sim_worker *w, uint32_t g)
 {
-    uint32_t W = (uint32_t)w->info.width, base = g * W, waiting = 0;
-    uint32_t cnt = w->n - base < W ? w->n - base : W;
-    for (uint32_t j = 0; j < cnt; j++) {
-        int st = w->slots[base + j].state;
-        if (st == SIM_RUN)
-            return 0;
-        waiting += st == SIM_AT_COLL;
-    }
-    return waiting;
+    return w->warp_run[g] ? 0 : w->warp_coll[g];
 }
 
 /* Completes one collective of warp `warp` if its lanes have all stopped. Lanes waiting at
@@ -72,9 +64,10 @@ static int sim_resolve_warp(struct sim_worker *w, uint32_t warp)
         default: s[j].res = active; break; /* syncwarp, activemask, volatile access */
         }
     }
+    w->warp_coll[warp] -= (uint32_t)__builtin_popcountll(active);
     for (uint32_t j = 0; j < cnt; j++)
         if (active >> j & 1)
-            s[j].state = SIM_RUN;
+            sim_make_ready(w, base + j, warp);
     return 1;
 }
 
