@@ -111,8 +111,7 @@ static long cus_f32_bound(struct cmp_result *r, struct cus_judge *j, const float
         float g = got[e], w = want[e];
         if (!memcmp(&g, &w, sizeof g))
             continue;
-        double err = fabs((double)g - w), bound = j->d->abs + j->d->rel * fabs((double)w);
-        double ratio = err == 0 ? 0 : bound > 0 ? err / bound : INFINITY; /* as cus_ratio */
+        double ratio = cus_ratio(j, g, w, 0); /* rel/abs: the ULP distance is not asked */
         if (!isfinite(g) || !isfinite(w) || !(ratio <= 1)) {
             bad += cus_element(r, j, (long)e, &got[e], &want[e]);
             continue;

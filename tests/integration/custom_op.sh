@@ -91,7 +91,7 @@ else
 
     echo "integration: custom manifests and case lines that are wrong stop the run with file:line"
     printf '[k]\nop = custom\nlang = cuda\nsource = softmax.cu\nentry = e\nsizes = n\nbuffers = x f32 in n; y f32 out m\nargs = x y n\nblock = 1\ngrid = n\nreference = softmax_ref.c f\n' >"$T/bad.manifest"
-    cp "$C/softmax.cu" "$C/softmax_ref.c" "$T/"
+    cp "$C/softmax.cu" kernels/ref/softmax_ref.c "$T/"
     expect_exit 2 "a length in a size the kernel does not take" -- "$H" run --backend sim --only-manifest \
         --manifest "$T/bad.manifest" --cases "$C/custom.cases"
     if grep -q "bad.manifest:7: buffer y: length: 'm': 'm' is not one of the kernel's sizes" "$T/out"; then ok "... named at its line"; else bad "... named at its line" "$T/out"; fi
