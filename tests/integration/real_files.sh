@@ -51,6 +51,11 @@ else
         --case sum_33,sum_257,sum_4097 --json "$T/cg.jsonl"
     json_check "... each of the four kernels at both widths" "$T/cg.jsonl" \
         "len(recs) == 24 and all(r['verdict'] == 'PASS' for r in recs) and {r['width'] for r in recs} == {32, 64}"
+    env XDG_CACHE_HOME="$RC" "$H" run --backend sim --width 32,64 --only-manifest --manifest "$R/cg_wave64.manifest" \
+        --case sum_257 --json "$T/wave64.jsonl" >"$T/out" 2>&1
+    json_check "a wave64 tile's own shuffles: PASS at 64; at 32 stopped, the row naming the shuffle" "$T/wave64.jsonl" \
+        "[(r['width'], r['verdict']) for r in recs] == [(32, 'ERROR'), (64, 'PASS')] and \
+         'thread_block_tile<64>::shfl_down on 32-lane warps: no such collective' in recs[0]['why']"
     XDG_CACHE_HOME="$T/once" "$H" run --backend sim --width 32 --only-manifest --manifest "$R/two_sums.manifest" \
         --case sum_257 --json "$T/once.jsonl" >"$T/out" 2>&1
     json_check "three kernels of one file: the dynamic and the static shared memory ones pass" "$T/once.jsonl" \
