@@ -53,6 +53,23 @@ else
         bad "the timing line and the emulator's threads-per-second line say which launches they count" "$T/out"
     fi
 
+    echo "integration: make's checked copies check each access inline where clang builds them (issue 31)"
+    if [ -z "$(ls /usr/lib/llvm-*/bin/clang++ 2>/dev/null)" ]; then
+        skip "checked copies with their access hooks inlined" "no /usr/lib/llvm-*/bin/clang++"
+    else
+        calls=$(objdump -d --no-show-raw-insn "$BUILD/kernels/sim/hip/sgemm_tiled.so" | grep -c 'call.*<__tsan_')
+        if [ "$calls" = 0 ] && strings -a "$BUILD/kernels/sim/hip/sgemm_tiled.so" | grep -q '^clang '; then
+            ok "the HIP sgemm_tiled's checked copy is clang's and calls no access hook (objdump)"
+        else
+            bad "the HIP sgemm_tiled's checked copy is clang's and calls no access hook ($calls calls, objdump)" /dev/null
+        fi
+        "$H" run --backend sim --width 32,64 --kernel 'hip/sgemm_tiled,cuda/fault_oob' --case edge_1x2x3 \
+            --json "$T/inline.jsonl" >"$T/out" 2>&1
+        json_check "... its row names clang's build and passes; an inlined check still names a write's first byte past C" \
+            "$T/inline.jsonl" \
+            'len(recs) == 4 and all("clang++" in r["binary"] and "its access hooks inlined" in r["binary"] for r in recs) and all(r["verdict"] == "PASS" for r in find(kernel="sgemm_tiled")) and all(r["verdict"] == "XFAIL" and "writes out of bounds, first at argument 2 byte 8 by thread (1,0,0)" in r["why"] for r in find(kernel="fault_oob"))'
+    fi
+
     echo "integration: failure lines show what the case ran with"
     "$H" run --backend sim --width 32 --kernel cuda/fault_crash >"$T/out" 2>&1
     if grep -q 'fault_crash:edge_1x2x3 .*\[1x2x3 uniform seed' "$T/out" && ! grep -q 'alpha 0' "$T/out"; then

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* sim_hooks.h (part of sim_prelude.h): exact access checking. Kernels are compiled with GCC's
- * ThreadSanitizer instrumentation and no TSan runtime, so every plain load and store of kernel
- * code calls a __tsan_* hook below: it passes the lane's own stack, the block's shared memory
- * and the launch's ranges, and reports anything else to the runtime (sim_sched.c). Volatile
- * accesses are also warp sync points. Registers, libc and inline assembly are not seen. */
+/* sim_hooks.h (part of sim_prelude.h): exact access checking. Kernels are compiled with
+ * ThreadSanitizer's instrumentation (GCC's; clang's for the shipped kernels' checked copies
+ * where it is installed, backend.mk) and no TSan runtime, so every plain load and store of
+ * kernel code goes through a __tsan_* hook below: it passes the lane's own stack, the block's
+ * shared memory and the launch's ranges, and reports anything else to the runtime
+ * (sim_sched.c). Volatile accesses are also warp sync points. Registers, libc and inline
+ * assembly are not seen. */
 #ifndef SIM_HOOKS_H
 #define SIM_HOOKS_H
 
@@ -44,8 +46,19 @@ static inline SIM_NO_TSAN void sim_check_vec(const void *p, unsigned size, unsig
         sim_check(a, size, write);
 }
 
+/* g++ says it instruments with __SANITIZE_THREAD__, clang with __has_feature. */
 #if defined(__SANITIZE_THREAD__)
-#define SIM_HOOK extern "C" SIM_NO_TSAN __attribute__((visibility("hidden"))) void
+#define SIM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SIM_TSAN 1
+#endif
+#endif
+
+#if defined(SIM_TSAN)
+/* Inlinable: clang builds of the shipped kernels inline them into kernel code once their
+ * instrumentation is in (backend.mk); g++ inserts its calls after inlining and never does. */
+#define SIM_HOOK extern "C" __attribute__((no_sanitize_thread, visibility("hidden"))) void
 #define SIM_TSAN_PLAIN(kind, n, flags)                                                                                 \
     SIM_HOOK __tsan_##kind##n(void *p) { sim_check((uintptr_t)p, n, flags); }
 #define SIM_TSAN_VOLATILE(kind, n, flags)                                                                              \

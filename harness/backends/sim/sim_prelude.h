@@ -42,6 +42,12 @@ typedef unsigned int sim_mask_t;
 /* The runtime checks these after dlopen: mask width of the build, and the ABI. */
 extern "C" __attribute__((visibility("default"))) const int sim_kernel_dialect = SIM_MASK_BITS;
 extern "C" __attribute__((visibility("default"))) const int sim_kernel_abi = SIM_ABI_VERSION;
+/* Which compiler built the object, for the report's line on the binary that ran. */
+#if defined(__clang__)
+extern "C" __attribute__((visibility("default"))) const char sim_kernel_compiler[] = "clang " __clang_version__;
+#else
+extern "C" __attribute__((visibility("default"))) const char sim_kernel_compiler[] = "g++ " __VERSION__;
+#endif
 
 /* The runtime calls this on each worker to make the kernel's thread-local block (its shared
  * memory) exist there, then finds it with dlinfo and poisons it before every block. */
