@@ -54,18 +54,20 @@ SIM_KINC := -I$(abspath $(SIM_DIR)/include) -I$(abspath $(SIM_DIR))
 SIM_KFLAGS := $(SIM_KFLAGS_UNCHECKED) -fsanitize=thread --param=tsan-distinguish-volatile=1 \
               --param=tsan-instrument-func-entry-exit=0
 SIM_KWERROR := -Werror
-# The shipped kernels' checked copies are clang's where it is installed (hipcc brings it): the
-# same hooks, inlined (sim_clang_checked.sh), so a tiled SGEMM's checked launch no longer
-# spills around a call per access (the HIP sgemm_optimized's 5x faster, sgemm_tiled's 1.5x).
-# g++'s build stays the fallback and is what decides the unchecked copy (SIM_VOLATILE).
-# Users' kernels are built by g++ at run time (sim_build.c). SIM_CLANG= turns it off.
+# The shipped kernels' copies are clang's where it is installed (hipcc brings it): the same
+# hooks, inlined into the checked copy (sim_clang_build.sh), so a tiled SGEMM's checked launch
+# no longer spills around a call per access (the HIP sgemm_optimized's 5x faster, sgemm_tiled's
+# 1.5x), and the unchecked copy from the same source (its repeats up to 2x faster than g++'s).
+# g++'s build comes first: it decides whether there is an unchecked copy (SIM_VOLATILE) and
+# is kept, both copies, where clang's fails. Users' kernels are built by g++ at run time
+# (sim_build.c). SIM_CLANG= turns clang off.
 ifeq ($(origin SIM_CLANG),undefined)
 SIM_CLANG := $(shell ls -d /usr/lib/llvm-*/bin/clang++ 2>/dev/null | sort -V | tail -n 1)
 endif
-SIM_CLANG_CHECKED := $(SIM_DIR)/sim_clang_checked.sh
+SIM_CLANG_BUILD := $(SIM_DIR)/sim_clang_build.sh
 SIM_CLANG_FLAGS := -std=c++17 -O2 -g -fPIC -fstack-clash-protection -fno-exceptions -fno-rtti $(SIM_FMA) \
-                   -ffp-contract=off -w -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0 \
-                   -mllvm -tsan-distinguish-volatile=1
+                   -ffp-contract=off -w
+SIM_CLANG_TSAN := -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0 -mllvm -tsan-distinguish-volatile=1
 SIM_KLINK := -shared -Wl,-z,defs -Wl,-Bsymbolic
 # The same compiler and flags for kernels compiled at run time (sim_build.c), which also
 # includes the runtime header implicitly, as nvcc and hipcc do.
@@ -73,7 +75,7 @@ SIM_RTC_DEFS := -DSIM_KERNEL_CXX='"$(SIM_CXX)"' -DSIM_KERNEL_FLAGS='"$(strip $(S
                 -DSIM_KERNEL_UNCHECKED_FLAGS='"$(strip $(SIM_KFLAGS_UNCHECKED))"' \
                 -DSIM_KERNEL_WERROR='"$(SIM_KWERROR)"' -DSIM_KERNEL_LINK='"$(strip $(SIM_KLINK))"' \
                 -DSIM_PRELUDE_DIR='"$(abspath $(SIM_DIR))"' -Iharness/backends/common \
-                -DSIM_KERNEL_CLANG_TOOL='"$(SIM_CLANG) $(strip $(SIM_CLANG_FLAGS))"'
+                -DSIM_KERNEL_CLANG_TOOL='"$(SIM_CLANG) $(strip $(SIM_CLANG_FLAGS) $(SIM_CLANG_TSAN))"'
 SIM_CU   := $(wildcard kernels/cuda/*.cu)
 SIM_KSO  := $(patsubst kernels/cuda/%.cu,$(BUILD)/kernels/sim/cuda/%.so,$(SIM_CU)) \
             $(patsubst kernels/cuda/%.cu,$(BUILD)/kernels/sim/cuda-wave64/%.so,$(SIM_CU)) \
@@ -101,11 +103,11 @@ $(SIM_VOLATILE): $(SIM_DIR)/sim_elf.c $(SIM_DIR)/sim_volatile_main.c $(SIM_HDRS)
 
 # $(1) product folder, $(2) source folder, $(3) extension, $(4) runtime header, $(5) flags.
 # Preprocessed, rewritten for g++, compiled: the steps of a run-time build (sim_build.c); then,
-# where clang is, the checked copy again by clang with its hooks inlined.
+# where clang is, both copies again by clang (above), else g++'s unchecked copy.
 # On failure the target becomes "sim-unsupported: <first error line>" and the full log
 # stays next to it, so the next make retries only when the source or prelude changes.
 define SIM_KERNEL_RULE
-$(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE) $(SIM_REWRITE) $(SIM_VOLATILE) $(SIM_CLANG_CHECKED) \
+$(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE) $(SIM_REWRITE) $(SIM_VOLATILE) $(SIM_CLANG_BUILD) \
                                  $(SIM_DIR)/backend.mk
 	@mkdir -p $$(dir $$@)
 	@rm -f $$(basename $$@).unchecked.so
@@ -113,16 +115,19 @@ $(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE) $(SIM_REWRITE
 	        $$< -E -o $$@.ii 2> $$@.log && $(SIM_REWRITE) < $$@.ii > $$@.unrolled.ii && \
 	    $(SIM_CXX) $(SIM_KFLAGS) $(SIM_KWERROR) -x c++-cpp-output $$@.unrolled.ii -c -o $$@.o 2>> $$@.log && \
 	    $(SIM_CXX) $(SIM_KLINK) $$@.o -o $$@.tmp 2>> $$@.log; then \
-	    $(SIM_VOLATILE) $$@.o 2>> $$@.log; \
-	    if [ $$$$? = 1 ] && $(SIM_REWRITE) --rolled < $$@.ii > $$@.rolled.ii && \
+	    $(SIM_VOLATILE) $$@.o 2>> $$@.log; u=$$$$?; \
+	    if [ -n "$(SIM_CLANG)" ] && SIM_CLANG_UNCHECKED=$$$$u SIM_CLANG_TSAN='$(SIM_CLANG_TSAN)' \
+	            $(SIM_CLANG_BUILD) $(SIM_CLANG) $(SIM_REWRITE) $$@.clang $$< $(SIM_CLANG_FLAGS) $(SIM_KINC) \
+	            -include $(abspath $(SIM_DIR)/include/$(4)) $(5) 2>> $$@.log && \
+	        $(SIM_CXX) $(SIM_KLINK) $$@.clang.o -o $$@.clang.so 2>> $$@.log && \
+	        { [ $$$$u != 1 ] || $(SIM_CXX) $(SIM_KLINK) $$@.clang.unchecked.o -o $$@.clang.u.so 2>> $$@.log; }; then \
+	        mv $$@.clang.so $$@.tmp; [ $$$$u != 1 ] || mv $$@.clang.u.so $$(basename $$@).unchecked.so; \
+	        echo "sim: built $$@ by clang, its access hooks inlined"; \
+	    elif [ $$$$u = 1 ] && $(SIM_REWRITE) --rolled < $$@.ii > $$@.rolled.ii && \
 	        $(SIM_CXX) $(SIM_KFLAGS_UNCHECKED) $(SIM_KWERROR) -x c++-cpp-output $$@.rolled.ii -c \
 	            -o $$@.unchecked.o 2>> $$@.log && \
 	        $(SIM_CXX) $(SIM_KLINK) $$@.unchecked.o -o $$(basename $$@).unchecked.so 2>> $$@.log; then \
 	        echo "sim: built $$(basename $$@).unchecked.so"; fi; \
-	    if [ -n "$(SIM_CLANG)" ] && $(SIM_CLANG_CHECKED) $(SIM_CLANG) $(SIM_REWRITE) $$@.clang $$< $(SIM_CLANG_FLAGS) \
-	            $(SIM_KINC) -include $(abspath $(SIM_DIR)/include/$(4)) $(5) 2>> $$@.log && \
-	        $(SIM_CXX) $(SIM_KLINK) $$@.clang.o -o $$@.clang.so 2>> $$@.log; then \
-	        mv $$@.clang.so $$@.tmp; echo "sim: $$@: checked copy by clang, access hooks inlined"; fi; \
 	    rm -f $$@.clang.*; \
 	    rm -f $$@.o $$@.unchecked.o $$@.ii $$@.unrolled.ii $$@.rolled.ii; mv $$@.tmp $$@; echo "sim: built $$@"; \
 	else \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sim_hooks.h (part of sim_prelude.h): exact access checking. Kernels are compiled with
- * ThreadSanitizer's instrumentation (GCC's; clang's for the shipped kernels' checked copies
- * where it is installed, backend.mk) and no TSan runtime, so every plain load and store of
+ * ThreadSanitizer's instrumentation (GCC's; clang's for the shipped kernels where it is
+ * installed, backend.mk) and no TSan runtime, so every plain load and store of
  * kernel code goes through a __tsan_* hook below: it passes the lane's own stack, the block's
  * shared memory and the launch's ranges, and reports anything else to the runtime
  * (sim_sched.c). Volatile accesses are also warp sync points. Registers, libc and inline

@@ -323,13 +323,13 @@ int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
              log[0] ? ", warnings in " : "", log, unchecked[0] ? "; repeats after a clean first launch: " : "",
              unchecked, unchecked[0] ? " (no access checks)" : "");
     sim_build_tool(&f, tool, sizeof tool);
-    /* A shipped kernel's checked copy may be clang's (backend.mk): the report names that build. */
+    /* A shipped kernel's copies may be clang's (backend.mk): the report names that build. */
     const char *compiler = dlsym((*out)->dl, "sim_kernel_compiler");
     if (c->prepared_prebuilt && compiler && strncmp(compiler, "clang", 5) == 0) {
         int n = (int)strlen(compiler);
         while (n > 0 && compiler[n - 1] == ' ') /* __clang_version__ ends in one */
             n--;
-        snprintf(tool, sizeof tool, "%s (%.*s; its access hooks inlined; the unchecked copy by g++)",
+        snprintf(tool, sizeof tool, "%s (%.*s; its access hooks inlined; the unchecked copy without -fsanitize=thread)",
                  SIM_KERNEL_CLANG_TOOL, n, compiler);
     }
     rtc_describe(s, path, how, tool, (*out)->origin, sizeof(*out)->origin);
