@@ -70,6 +70,14 @@ else
             "$T/inline.jsonl" \
             'len(recs) == 4 and all("clang++" in r["binary"] and "its access hooks inlined" in r["binary"] for r in recs) and all(r["verdict"] == "PASS" for r in find(kernel="sgemm_tiled")) and all(r["verdict"] == "XFAIL" and "writes out of bounds, first at argument 2 byte 8 by thread (1,0,0)" in r["why"] for r in find(kernel="fault_oob"))'
     fi
+    # A clang whose build fails (here one that always does) leaves g++'s two copies in place.
+    so="$T/fallback/kernels/sim/hip/sgemm_tiled"
+    make --no-print-directory -s BUILD="$T/fallback" SIM_CLANG=/bin/false "$so.so" >"$T/out" 2>&1
+    if strings -a "$so.so" | grep -q '^g++ ' && strings -a "$so.unchecked.so" | grep -q '^g++ '; then
+        ok "where clang's build fails, make keeps g++'s checked and unchecked copies"
+    else
+        bad "where clang's build fails, make keeps g++'s checked and unchecked copies" "$T/out"
+    fi
 
     echo "integration: failure lines show what the case ran with"
     "$H" run --backend sim --width 32 --kernel cuda/fault_crash >"$T/out" 2>&1
