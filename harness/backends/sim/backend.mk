@@ -58,9 +58,9 @@ SIM_KWERROR := -Werror
 # hooks, inlined into the checked copy (sim_clang_build.sh), so a tiled SGEMM's checked launch
 # no longer spills around a call per access (the HIP sgemm_optimized's 5x faster, sgemm_tiled's
 # 1.5x), and the unchecked copy from the same source (its repeats up to 2x faster than g++'s).
-# g++'s build comes first: it decides whether there is an unchecked copy (SIM_VOLATILE) and
-# is kept, both copies, where clang's fails. Users' kernels are built by g++ at run time
-# (sim_build.c). SIM_CLANG= turns clang off.
+# g++'s build comes first: it holds the shipped kernels to -Werror, decides whether there is an
+# unchecked copy (SIM_VOLATILE) and is kept, both copies, where clang's fails. Users' kernels
+# are built by g++ at run time (sim_build.c). SIM_CLANG= turns clang off.
 ifeq ($(origin SIM_CLANG),undefined)
 SIM_CLANG := $(shell ls -d /usr/lib/llvm-*/bin/clang++ 2>/dev/null | sort -V | tail -n 1)
 endif
