@@ -79,6 +79,15 @@ else
         bad "where clang's build fails, make keeps g++'s checked and unchecked copies" "$T/out"
     fi
 
+    echo "integration: barriers part of a block reaches, shuffles a warp's lanes make unlike (issue 31)"
+    for sched in lockstep mixed:0 random:3; do
+        "$H" run --backend sim --width 4,8,16,32,64 --only-manifest --manifest "$S/passes.manifest" --schedule "$sched" \
+            --json "$T/passes.jsonl" --quiet >"$T/out" 2>&1
+        json_check "barriers that exited threads leave to the rest, and shuffles alike or not across a warp, give a GPU's sums ($sched)" \
+            "$T/passes.jsonl" \
+            'len(find(kernel="exit_barrier_reduce")) == 140 and all(r["verdict"] == "PASS" for r in find(kernel="exit_barrier_reduce")) and all(r["verdict"] == "PASS" for r in recs if r["kernel"] == "segment_shuffle_reduce" and r["width"] >= 16) and len([r for r in recs if r["width"] >= 16]) == 168'
+    done
+
     echo "integration: failure lines show what the case ran with"
     "$H" run --backend sim --width 32 --kernel cuda/fault_crash >"$T/out" 2>&1
     if grep -q 'fault_crash:edge_1x2x3 .*\[1x2x3 uniform seed' "$T/out" && ! grep -q 'alpha 0' "$T/out"; then

@@ -94,6 +94,7 @@ struct sim_worker {
     uint64_t linear;                /* the block running */
     uint32_t pass_k, pass_m;        /* the pass runs order[0..pass_m): order[pass_k] has the turn */
     uint32_t yielded;               /* lanes of this pass that only yielded */
+    uint32_t at_barrier;            /* lanes waiting at the block's barrier */
     struct sim_range shared;        /* the kernel's shared memory on this thread */
     struct sim_fault_rec faults[2]; /* reads, writes */
     int stopped;                    /* a lane made an access the emulator stopped: why is in stop */

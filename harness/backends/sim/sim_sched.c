@@ -194,6 +194,7 @@ static void sim_barrier(struct sim_lane_pub *self)
     struct sim_lane *l = (struct sim_lane *)self;
     l->slot->state = SIM_AT_BARRIER;
     l->w->warp_run[l->warp]--;
+    l->w->at_barrier++;
     sim_turn_over(l);
 }
 
@@ -356,6 +357,7 @@ static void sim_block_lanes(struct sim_worker *w, const struct sim_launch *L, ui
     memset(w->warp_coll, 0, n_warps * sizeof *w->warp_coll);
     w->n_ready = 0;
     w->yielded = 0;
+    w->at_barrier = 0;
     for (uint32_t i = 0; i < n; i++) {
         struct sim_lane *l = sim_lane_at(w, i);
         l->pub.rt = &sim_rt_table;
@@ -371,6 +373,37 @@ static void sim_block_lanes(struct sim_worker *w, const struct sim_launch *L, ui
         sim_make_ready(w, i, i / W);
         sim_lane_prepare(w, i);
     }
+}
+
+/* Makes every lane waiting at the barrier runnable, in index order; returns how many. When
+ * every lane of the block is there, the usual case, no lane's state is read and no warp index
+ * divided out: sgemm_tiled's lanes run 16 FMAs between barriers, and that scan was 8% of its
+ * unchecked launch. */
+static uint32_t sim_release_barrier(struct sim_worker *w, uint32_t W)
+{
+    uint32_t n = w->n, released = w->at_barrier;
+    w->at_barrier = 0;
+    if (released == n) {
+        for (uint32_t i = 0; i < n; i++) {
+            w->slots[i].state = SIM_RUN;
+            w->ready[i] = i;
+        }
+        for (uint32_t g = 0; g * W < n; g++)
+            w->warp_run[g] = n - g * W < W ? n - g * W : W;
+        w->n_ready = n;
+        return n;
+    }
+    for (uint32_t i = 0, warp = 0, lane = 0, left = released; left && i < n; i++) {
+        if (w->slots[i].state == SIM_AT_BARRIER) {
+            sim_make_ready(w, i, warp);
+            left--;
+        }
+        if (++lane == W) {
+            lane = 0;
+            warp++;
+        }
+    }
+    return released;
 }
 
 int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t linear, char *err, size_t errlen)
@@ -427,14 +460,8 @@ int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t lin
          * warps, so warps drift apart between barriers as they do on hardware. */
         if (sim_resolve_warps(w, n_warps) || w->yielded)
             continue;
-        uint32_t at_barrier = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (w->slots[i].state == SIM_AT_BARRIER) {
-                sim_make_ready(w, i, i / W);
-                at_barrier++;
-            }
         /* Exited lanes do not hold a barrier up, as on current GPUs. */
-        if (!at_barrier)
+        if (!sim_release_barrier(w, W))
             return 0;
     }
 }

