@@ -129,7 +129,7 @@ static void sim_yield(struct sim_lane *l)
  * scheduler runs next (the pass is over, a lane stopped the block). A lane hands the turn
  * on itself, one switch where going through the scheduler took two. Under ASan every turn
  * goes back to the scheduler, whose stack the fiber annotations name. */
-static struct sim_slot *sim_next_turn(struct sim_worker *w)
+static inline __attribute__((always_inline)) struct sim_slot *sim_next_turn(struct sim_worker *w)
 {
     uint32_t k = ++w->pass_k;
     /* The lane after the next one: its saved registers, the frames it returns through and its

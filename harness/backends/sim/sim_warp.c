@@ -32,29 +32,43 @@ static inline uint32_t sim_shuffle_source(int op, uint32_t j, uint32_t a, uint32
     }
 }
 
+/* Whether lane j waits at the same shuffle as the warp's lane 0 (its kind, offset, width). */
+#define SIM_SAME_SHUFFLE(s, j, op, arg, width) ((s)[j].op == (op) && (s)[j].arg == (arg) && (s)[j].width == (width))
+
 /* The usual shuffle: every lane of the warp waits at it with the same offset and width (a
- * butterfly step). Completed without the general case's per-lane tests of state and kind
- * (reduce_generic's unchecked launch 5% sooner); the results and the lanes made ready, in
- * lane order, are the general case's. Returns 0, touching nothing, for any other collective. */
+ * butterfly step). Completed without the general case's per-lane tests of state and kind, in
+ * one pass that checks each lane and writes its result (reduce_generic's unchecked launch 5%
+ * sooner); the results and the lanes made ready, in lane order, are the general case's.
+ * Returns 0 for any other collective: the results written by then are the general case's to
+ * rewrite, and no lane reads its result before it does. */
 static int sim_resolve_uniform_shuffle(struct sim_worker *w, uint32_t warp, struct sim_slot *s, uint32_t cnt)
 {
     int op = s[0].op, arg = s[0].arg, width = s[0].width;
     if (op < SIM_OP_SHFL_IDX || op > SIM_OP_SHFL_XOR)
         return 0;
-    for (uint32_t j = 1; j < cnt; j++)
-        if (s[j].op != op || s[j].arg != arg || s[j].width != width)
-            return 0;
     uint32_t sw = sim_sub_width(width, (uint32_t)w->info.width), a = (uint32_t)arg;
-    for (uint32_t j = 0; j < cnt; j++) {
-        uint32_t src = sim_shuffle_source(op, j, a, sw);
-        s[j].res = src < cnt ? s[src].val : s[j].val;
+    if (op == SIM_OP_SHFL_XOR && a < sw) {
+        /* A butterfly step: the source lane never leaves the segment. */
+        for (uint32_t j = 0; j < cnt; j++) {
+            if (!SIM_SAME_SHUFFLE(s, j, op, arg, width))
+                return 0;
+            s[j].res = (j ^ a) < cnt ? s[j ^ a].val : s[j].val;
+        }
+    } else {
+        for (uint32_t j = 0; j < cnt; j++) {
+            if (!SIM_SAME_SHUFFLE(s, j, op, arg, width))
+                return 0;
+            uint32_t src = sim_shuffle_source(op, j, a, sw);
+            s[j].res = src < cnt ? s[src].val : s[j].val;
+        }
     }
-    uint32_t base = warp * (uint32_t)w->info.width;
+    uint32_t base = warp * (uint32_t)w->info.width, *ready = w->ready + w->n_ready;
     w->warp_coll[warp] -= cnt;
     w->warp_run[warp] += cnt;
+    w->n_ready += cnt;
     for (uint32_t j = 0; j < cnt; j++) {
         s[j].state = SIM_RUN;
-        w->ready[w->n_ready++] = base + j;
+        ready[j] = base + j;
     }
     return 1;
 }
