@@ -25,6 +25,9 @@
  * poll, so exits are seen even while every pipe is quiet. */
 #define SCHED_EXIT_GRACE_MS 2000
 #define SCHED_TICK_MS 200
+/* ... and while a worker whose pipe has closed is not yet reaped: it is exiting, and no pipe
+ * announces the exit itself (waiting out a tick held the slot of each fresh worker ~200 ms). */
+#define SCHED_EXIT_TICK_MS 1
 /* ... and while a group waits for its cases' data, which no pipe announces. */
 #define SCHED_DATA_TICK_MS 5
 /* The result pipe's capacity asked for (Linux's default limit for an unprivileged process). */
@@ -356,9 +359,12 @@ void sched_excuse(struct sched *s, double parent_ms)
 static int sched_poll_timeout(const struct sched *s, double now)
 {
     double t = s->waiting_data ? SCHED_DATA_TICK_MS : SCHED_TICK_MS;
-    for (int i = 0; i < s->n_workers; i++)
+    for (int i = 0; i < s->n_workers; i++) {
         if (s->w[i].deadline > 0 && s->w[i].deadline - now < t)
             t = s->w[i].deadline - now;
+        if (s->w[i].eof && !s->w[i].exited && t > SCHED_EXIT_TICK_MS)
+            t = SCHED_EXIT_TICK_MS;
+    }
     return t < 1 ? 1 : (int)t;
 }
 
