@@ -10,27 +10,21 @@
 
 /* 2: access checking (bounds, shared range, fault hook), block info in the descriptor,
  * wrapped entries taking struct sim_arg[], 64-bit-mask CUDA builds (the wave64 port check).
- * 3: the runtime's per-lane state inside the descriptor's head (sim_lane_pub.runtime).
- * 4: the descriptor at its region's top, the stack growing down from just below it. */
-#define SIM_ABI_VERSION 4
+ * 3: the runtime's per-lane state inside the descriptor's head (sim_lane_pub.runtime). */
+#define SIM_ABI_VERSION 3
 
-/* Every lane runs on its own region of this many bytes, aligned to its size: a guard page at
- * its base, then the stack, growing down from just below the lane's descriptor near the
- * region's top, so that a lane's first frames and its descriptor share a page (one page fault
- * a lane on a first launch, where a descriptor at the base took two). 128 KiB leaves ample
- * room for sgemm_optimized's register arrays even unoptimised. */
+/* Every lane runs on its own region of this many bytes, aligned to its size; the lane's
+ * descriptor sits in the region's first page, then a guard page, then the stack (grows
+ * down). 128 KiB leaves ample room for sgemm_optimized's register arrays even unoptimised. */
 #define SIM_REGION_SHIFT 17
 #define SIM_REGION_BYTES (1u << SIM_REGION_SHIFT)
 
-/* Regions aligned to their size would put every lane's descriptor and stack top in the same
- * cache sets: both sit lower by a colour of up to 32 KiB taken from the region's address. The
- * runtime aligns its regions so that the colour is the lane's index modulo 512: a thread's
- * locals get the same room in every run (sim_overflow.c names it). */
+/* Regions aligned to their size would put every lane's descriptor and stack top in the
+ * same cache sets; both are shifted by a colour taken from the region's address. 32 steps
+ * of 128 bytes keep a descriptor inside the first 4 KiB page. */
 #define SIM_DESC_BYTES 128u
-#define SIM_COLOURS 512u
-#define SIM_COLOUR_STEP 64u
-#define SIM_COLOUR(base) ((((uintptr_t)(base)) >> SIM_REGION_SHIFT) & (SIM_COLOURS - 1))
-#define SIM_DESC_AT(base) ((uintptr_t)(base) + SIM_REGION_BYTES - SIM_DESC_BYTES - SIM_COLOUR(base) * SIM_COLOUR_STEP)
+#define SIM_COLOUR(base) ((((uintptr_t)(base)) >> SIM_REGION_SHIFT) & 31u)
+#define SIM_DESC_AT(base) ((uintptr_t)(base) + SIM_COLOUR(base) * SIM_DESC_BYTES)
 
 /* Values of the kernel .so's exported sim_kernel_dialect: the width of its lane masks.
  * A CUDA source built for the wave64 port check exports 64, as its hipified port would. */

@@ -26,6 +26,12 @@
 
 enum { SIM_RUN, SIM_AT_BARRIER, SIM_AT_COLL, SIM_EXITED };
 
+/* Lane i's stack top sits this far below its region's end, a colour of up to 32 KiB, so that
+ * 256 stack tops do not share L1/L2 sets. Taken from the lane's index, not its address: the
+ * room a thread's locals have is then the same in every run (sim_overflow.c names it). */
+#define SIM_STACK_COLOUR_MAX (511u * 64u)
+static inline size_t sim_stack_colour(uint32_t lane) { return (lane & 511u) * 64u; }
+
 /* Scheduler-side state of a lane, packed apart from the regions so a pass stays in cache. */
 struct sim_slot {
     int state, op, arg, width;
@@ -40,7 +46,7 @@ struct sim_slot {
 #endif
 };
 
-/* Lane descriptor near the top of its region (SIM_DESC_AT); the kernel sees only `pub`, the
+/* Lane descriptor near the base of its region (SIM_DESC_AT); the kernel sees only `pub`, the
  * runtime's own fields are in its `runtime` words (sim_abi.h). */
 struct sim_lane {
     union {

@@ -26,10 +26,14 @@ static struct sim_lane *sim_lane_at(struct sim_worker *w, uint32_t i)
     return (struct sim_lane *)SIM_DESC_AT(sim_region(w, i));
 }
 
-/* Lane stacks: above the guard page at the region's base, up to the descriptor (sim_abi.h). */
-static char *sim_stack_bottom(struct sim_worker *w, uint32_t i) { return sim_region(w, i) + w->page; }
+/* Lane stacks: above the descriptor page and its guard page, up to a top shifted down by
+ * its colour (sim_lanes.h). */
+static char *sim_stack_bottom(struct sim_worker *w, uint32_t i) { return sim_region(w, i) + 2 * w->page; }
 
-static char *sim_stack_top(struct sim_worker *w, uint32_t i) { return (char *)sim_lane_at(w, i); }
+static char *sim_stack_top(struct sim_worker *w, uint32_t i)
+{
+    return sim_region(w, i) + SIM_REGION_BYTES - sim_stack_colour(i);
+}
 
 /* ---- context switching ---- */
 
@@ -289,15 +293,14 @@ static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_
     }
     w->regions = NULL;
     w->n_regions = 0;
-    /* Aligned to a whole round of colours, so that a region's colour is its lane's index. */
-    size_t bytes = (size_t)n * SIM_REGION_BYTES, align = (size_t)SIM_COLOURS * SIM_REGION_BYTES, extra = align;
+    size_t bytes = (size_t)n * SIM_REGION_BYTES, extra = SIM_REGION_BYTES;
     char *m = mmap(NULL, bytes + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) {
         snprintf(err, errlen, "mmap(%zu bytes of lane stacks): %s", bytes, strerror(errno));
         return -1;
     }
     /* Regions must be aligned to their size: lanes find their descriptor by masking sp. */
-    char *a = (char *)(((uintptr_t)m + align - 1) & ~(uintptr_t)(align - 1));
+    char *a = (char *)(((uintptr_t)m + SIM_REGION_BYTES - 1) & ~(uintptr_t)(SIM_REGION_BYTES - 1));
     if (a > m)
         munmap(m, (size_t)(a - m));
     if (a + bytes < m + bytes + extra)
@@ -319,7 +322,7 @@ static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_
     }
     w->regions = a;
     w->n_regions = n;
-    /* A stack overflow hits the guard page below the stack, not the next lane's descriptor. */
+    /* A stack overflow hits the guard page below the stack, not the lane's descriptor. */
     for (uint32_t i = 0; i < n; i++)
         if (sim_guard_page(sim_stack_bottom(w, i) - w->page, w->page) != 0) {
             snprintf(err, errlen, "mprotect(lane stack guard page): %s", strerror(errno));
