@@ -46,11 +46,13 @@ fi
 apt_install() { $SUDO apt-get $APT_OPTS install -y -q --no-install-recommends "$@"; }
 
 $SUDO apt-get update -q
+# llvm-15-dev: the headers of the LLVM that hipcc's clang-15 is built on, for the emulator's
+# check-merging pass plugin (harness/backends/sim/sim_merge_checks.cc).
 apt_install \
     build-essential pkg-config python3 python3-yaml libxml2-utils clang clang-format libclang-rt-14-dev cmake groff-base \
     libopenblas-dev check libjson-c-dev jq git ca-certificates \
     libvulkan-dev mesa-vulkan-drivers glslc vulkan-validationlayers vulkan-tools \
-    hipcc libamdhip64-dev
+    hipcc libamdhip64-dev llvm-15-dev
 
 if [ -n "${CUDA:-}" ]; then
     apt_install curl

@@ -27,7 +27,7 @@ expect_exit() {
 json_check() {
     local name=$1 file=$2 expr=$3
     if python3 - "$file" "$expr" >"$T/py" 2>&1 <<'PY'
-import json, sys
+import json, re, sys
 # Result records only: schema 2 files open with a run header and close with an end record.
 recs = [r for r in (json.loads(l) for l in open(sys.argv[1], encoding="utf-8")) if r.get("record", "result") == "result"]
 def find(**kw):

@@ -53,6 +53,30 @@ else
         bad "the timing line and the emulator's threads-per-second line say which launches they count" "$T/out"
     fi
 
+    # The pass that merges a group's checks into one span check (sim_merge_checks.cc), on
+    # accesses it must and must not group, then in the shipped tiled SGEMM's row.
+    merge_checks() {
+        clang=$(ls -d /usr/lib/llvm-*/bin/clang++ | sort -V | tail -n 1) # backend.mk's choice
+        if [ ! -f "$(dirname "$clang")/../include/llvm/Passes/PassPlugin.h" ]; then
+            skip "checks of one address expression merged" "no LLVM development headers for $clang"
+            return
+        fi
+        "$clang" -O2 -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0 -mllvm -tsan-distinguish-volatile=1 \
+            -S -emit-llvm "$S/merge_probe.cc" -o "$T/probe.ll" && sed -i '/^attributes #/s/ sanitize_thread//' "$T/probe.ll" &&
+            "$(dirname "$clang")/opt" -load-pass-plugin="$BUILD/backends/sim-merge-checks.so" -passes=sim-merge-checks \
+                -S "$T/probe.ll" -o "$T/merged.ll" >"$T/out" 2>&1 &&
+            python3 tests/merged_ir.py "$T/probe.ll" "$T/merged.ll" probe_tile=2:0 probe_residue=0:0 \
+                probe_late_base=2:0 probe_between=1:1 probe_volatile=0:0 >"$T/out" 2>&1
+        if [ $? = 0 ]; then
+            ok "a tile's row and column loads are two span checks; misaligned, late or volatile accesses keep theirs"
+        else
+            bad "a tile's row and column loads are two span checks; misaligned, late or volatile accesses keep theirs" "$T/out"
+        fi
+        json_check "... and the HIP sgemm_tiled's row says its inner loop's 32 checks (and more) are a few span checks" \
+            "$T/inline.jsonl" \
+            'all(int(m.group(1)) >= 32 and int(m.group(2)) <= 4 for m in (re.search(r"(\d+) checks of one address expression merged into (\d+)", r["binary"]) for r in find(kernel="sgemm_tiled"))) and len(find(kernel="sgemm_tiled")) == 2'
+    }
+
     echo "integration: make's checked copies check each access inline where clang builds them (issue 31)"
     if [ -z "$(ls /usr/lib/llvm-*/bin/clang++ 2>/dev/null)" ]; then
         skip "checked copies with their access hooks inlined" "no /usr/lib/llvm-*/bin/clang++"
@@ -69,6 +93,7 @@ else
         json_check "... its row names clang's build and passes; an inlined check still names a write's first byte past C" \
             "$T/inline.jsonl" \
             'len(recs) == 4 and all("clang++" in r["binary"] and "its access hooks inlined" in r["binary"] for r in recs) and all(r["verdict"] == "PASS" for r in find(kernel="sgemm_tiled")) and all(r["verdict"] == "XFAIL" and "writes out of bounds, first at argument 2 byte 8 by thread (1,0,0)" in r["why"] for r in find(kernel="fault_oob"))'
+        merge_checks "$so"
     fi
     # A clang whose build fails (here one that always does) leaves g++'s two copies in place.
     so="$T/fallback/kernels/sim/hip/sgemm_tiled"

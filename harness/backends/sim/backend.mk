@@ -65,6 +65,13 @@ ifeq ($(origin SIM_CLANG),undefined)
 SIM_CLANG := $(shell ls -d /usr/lib/llvm-*/bin/clang++ 2>/dev/null | sort -V | tail -n 1)
 endif
 SIM_CLANG_BUILD := $(SIM_DIR)/sim_clang_build.sh
+# The pass that merges a group's checks into one (sim_merge_checks.cc), a plugin of that clang,
+# built against the headers of the LLVM whose bin folder holds it (llvm-15-dev for hipcc's
+# clang-15). Without them the checked copies check each access, as before.
+SIM_LLVM_CONFIG := $(if $(SIM_CLANG),$(wildcard $(dir $(SIM_CLANG))llvm-config))
+SIM_LLVM_INC := $(strip $(if $(SIM_LLVM_CONFIG),$(if $(filter $(abspath $(dir $(SIM_CLANG))),$(shell $(SIM_LLVM_CONFIG) \
+                  --bindir)),$(shell $(SIM_LLVM_CONFIG) --includedir))))
+SIM_MERGE := $(if $(wildcard $(SIM_LLVM_INC)/llvm/Passes/PassPlugin.h),$(BUILD)/backends/sim-merge-checks.so)
 SIM_CLANG_FLAGS := -std=c++17 -O2 -g -fPIC -fstack-clash-protection -fno-exceptions -fno-rtti $(SIM_FMA) \
                    -ffp-contract=off -w
 SIM_CLANG_TSAN := -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=0 -mllvm -tsan-distinguish-volatile=1
@@ -84,8 +91,13 @@ SIM_KSO  := $(patsubst kernels/cuda/%.cu,$(BUILD)/kernels/sim/cuda/%.so,$(SIM_CU
 ifeq ($(SIM_CXX),)
 BACKEND_NOTES += sim:skipped(g++-not-found)
 else
-BACKEND_TARGETS += $(BUILD)/backends/hb_sim.so $(SIM_REWRITE) $(SIM_VOLATILE) $(SIM_KSO)
+BACKEND_TARGETS += $(BUILD)/backends/hb_sim.so $(SIM_REWRITE) $(SIM_VOLATILE) $(SIM_MERGE) $(SIM_KSO)
 BACKEND_NOTES += sim:built
+
+# LLVM is built without RTTI; its symbols come from the clang that loads the plugin.
+$(BUILD)/backends/sim-merge-checks.so: $(SIM_DIR)/sim_merge_checks.cc $(SIM_DIR)/backend.mk
+	@mkdir -p $(dir $@)
+	$(SIM_CLANG) -std=c++17 -O2 -fPIC -shared -fno-rtti -fno-exceptions $(HB_WARN) -isystem $(SIM_LLVM_INC) $< -o $@
 
 $(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
                              harness/backends/common/rtc.h harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
@@ -108,7 +120,7 @@ $(SIM_VOLATILE): $(SIM_DIR)/sim_elf.c $(SIM_DIR)/sim_volatile_main.c $(SIM_HDRS)
 # stays next to it, so the next make retries only when the source or prelude changes.
 define SIM_KERNEL_RULE
 $(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE) $(SIM_REWRITE) $(SIM_VOLATILE) $(SIM_CLANG_BUILD) \
-                                 $(SIM_DIR)/backend.mk
+                                 $(SIM_MERGE) $(SIM_DIR)/backend.mk
 	@mkdir -p $$(dir $$@)
 	@rm -f $$(basename $$@).unchecked.so
 	@if $(SIM_CXX) $(SIM_KFLAGS) $(SIM_KINC) $(SIM_KWERROR) -include $(abspath $(SIM_DIR)/include/$(4)) $(5) \
@@ -116,7 +128,7 @@ $(BUILD)/kernels/sim/$(1)/%.so: kernels/$(2)/%.$(3) $(SIM_PRELUDE) $(SIM_REWRITE
 	    $(SIM_CXX) $(SIM_KFLAGS) $(SIM_KWERROR) -x c++-cpp-output $$@.unrolled.ii -c -o $$@.o 2>> $$@.log && \
 	    $(SIM_CXX) $(SIM_KLINK) $$@.o -o $$@.tmp 2>> $$@.log; then \
 	    $(SIM_VOLATILE) $$@.o 2>> $$@.log; u=$$$$?; \
-	    if [ -n "$(SIM_CLANG)" ] && SIM_CLANG_UNCHECKED=$$$$u SIM_CLANG_TSAN='$(SIM_CLANG_TSAN)' \
+	    if [ -n "$(SIM_CLANG)" ] && SIM_CLANG_UNCHECKED=$$$$u SIM_CLANG_TSAN='$(SIM_CLANG_TSAN)' SIM_MERGE_PLUGIN=$(abspath $(SIM_MERGE)) \
 	            $(SIM_CLANG_BUILD) $(SIM_CLANG) $(SIM_REWRITE) $$@.clang $$< $(SIM_CLANG_FLAGS) $(SIM_KINC) \
 	            -include $(abspath $(SIM_DIR)/include/$(4)) $(5) 2>> $$@.log && \
 	        $(SIM_CXX) $(SIM_KLINK) $$@.clang.o -o $$@.clang.so 2>> $$@.log && \

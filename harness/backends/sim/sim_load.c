@@ -298,6 +298,24 @@ int sim_prepare(hb_ctx *c, const struct hb_kernel_spec *s)
     return rc;
 }
 
+/* A shipped kernel's copies may be clang's (backend.mk): the report names that build, and how
+ * many of its checks the merging pass folded into span checks (sim_merge_checks.cc). */
+static void sim_clang_tool(void *dl, char *tool, size_t size)
+{
+    const char *compiler = dlsym(dl, "sim_kernel_compiler");
+    if (!compiler || strncmp(compiler, "clang", 5) != 0)
+        return;
+    int n = (int)strlen(compiler);
+    while (n > 0 && compiler[n - 1] == ' ') /* __clang_version__ ends in one */
+        n--;
+    const unsigned *merged = dlsym(dl, "sim_kernel_merged_checks"); /* checks, span checks */
+    char folded[96] = "";
+    if (merged && merged[0])
+        snprintf(folded, sizeof folded, ", %u checks of one address expression merged into %u", merged[0], merged[1]);
+    snprintf(tool, size, "%s (%.*s; its access hooks inlined%s; the unchecked copy without -fsanitize=thread)",
+             SIM_KERNEL_CLANG_TOOL, n, compiler, folded);
+}
+
 int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
 {
     *out = NULL;
@@ -323,15 +341,8 @@ int sim_load(hb_ctx *c, const struct hb_kernel_spec *s, hb_kern **out)
              log[0] ? ", warnings in " : "", log, unchecked[0] ? "; repeats after a clean first launch: " : "",
              unchecked, unchecked[0] ? " (no access checks)" : "");
     sim_build_tool(&f, tool, sizeof tool);
-    /* A shipped kernel's copies may be clang's (backend.mk): the report names that build. */
-    const char *compiler = dlsym((*out)->dl, "sim_kernel_compiler");
-    if (c->prepared_prebuilt && compiler && strncmp(compiler, "clang", 5) == 0) {
-        int n = (int)strlen(compiler);
-        while (n > 0 && compiler[n - 1] == ' ') /* __clang_version__ ends in one */
-            n--;
-        snprintf(tool, sizeof tool, "%s (%.*s; its access hooks inlined; the unchecked copy without -fsanitize=thread)",
-                 SIM_KERNEL_CLANG_TOOL, n, compiler);
-    }
+    if (c->prepared_prebuilt)
+        sim_clang_tool((*out)->dl, tool, sizeof tool);
     rtc_describe(s, path, how, tool, (*out)->origin, sizeof(*out)->origin);
     return HB_OK;
 }
