@@ -66,7 +66,7 @@ else
             "$(dirname "$clang")/opt" -load-pass-plugin="$BUILD/backends/sim-merge-checks.so" -passes=sim-merge-checks \
                 -S "$T/probe.ll" -o "$T/merged.ll" >"$T/out" 2>&1 &&
             python3 tests/merged_ir.py "$T/probe.ll" "$T/merged.ll" probe_tile=2:0 probe_residue=0:0 \
-                probe_late_base=2:0 probe_between=1:1 probe_volatile=0:0 >"$T/out" 2>&1
+                probe_late_base=2:0 probe_between=1:1 probe_volatile=0:0 probe_folded=1:0 >"$T/out" 2>&1
         if [ $? = 0 ]; then
             ok "a tile's row and column loads are two span checks; misaligned, late or volatile accesses keep theirs"
         else

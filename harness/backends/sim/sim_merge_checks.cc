@@ -59,6 +59,26 @@ unsigned hookSize(const CallInst &call, bool &aligned)
     return size;
 }
 
+// An index `i + c` (a 64-bit add, exact in the address's arithmetic modulo 2^64) is the index
+// i and c elements more: unrolled loops address p[i + 132], p[i + 164], ... from one i.
+void foldConstants(MapVector<Value *, APInt> &indices, APInt &offset)
+{
+    MapVector<Value *, APInt> folded;
+    for (auto &index : indices) {
+        Value *v = index.first;
+        while (auto *add = dyn_cast<BinaryOperator>(v)) {
+            auto *c = dyn_cast<ConstantInt>(add->getOperand(1));
+            if (add->getOpcode() != Instruction::Add || !c || !add->getType()->isIntegerTy(64))
+                break;
+            offset += c->getValue() * index.second;
+            v = add->getOperand(0);
+        }
+        auto slot = folded.insert({v, APInt(64, 0)}).first;
+        slot->second += index.second;
+    }
+    indices = std::move(folded);
+}
+
 bool describe(CallInst &call, const DataLayout &layout, Access &out)
 {
     out.call = &call;
@@ -74,6 +94,7 @@ bool describe(CallInst &call, const DataLayout &layout, Access &out)
             return false;
         ptr = gep->getPointerOperand()->stripPointerCasts();
     }
+    foldConstants(out.indices, offset);
     if (!offset.isSignedIntN(48))
         return false;
     out.base = ptr;
