@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""merged_ir.py BEFORE.ll AFTER.ll FUNCTION=SPANS:KEPT...: checks what the check-merging pass
-(harness/backends/sim/sim_merge_checks.cc) made of each function: SPANS span checks, KEPT
-access hooks left in its merged copies (blocks named *.merged), and every hook the function
+"""merged_ir.py BEFORE.ll AFTER.ll FUNCTION=SPANS:KEPT:ARGS...: checks what the check-merging
+pass (harness/backends/sim/sim_merge_checks.cc) made of each function: SPANS span checks, KEPT
+access hooks left in its merged copies (blocks named *.merged), ARGS hooks in all turned into
+checks of a pointer argument's address (__sim_check_argument), and every hook the function
 had before still in its original blocks, so that a span check that fails checks as before.
 Prints one line a function; exits 1 if any differs."""
 import re
 import sys
 
-HOOK = re.compile(r"call void @__tsan_(?:unaligned_)?(?:volatile_)?(?:read|write)\d+\(")
+HOOK = re.compile(r"call void @(?:__tsan_(?:unaligned_)?(?:volatile_)?(?:read|write)\d+|__sim_check_argument)\(")
 
 
 def functions(path):
@@ -39,16 +40,18 @@ def main():
     failed = 0
     for want in sys.argv[3:]:
         name, counts = want.split("=")
-        spans, kept = (int(x) for x in counts.split(":"))
+        spans, kept, args = (int(x) for x in counts.split(":"))
         blocks = after.get(name, [])
         got_spans = sum(line.count("call i32 @__sim_span_ok(") for _, lines in blocks for line in lines)
         got_kept = sum(hooks(lines) for label, lines in blocks if label.endswith(".merged"))
         original = sum(hooks(lines) for label, lines in blocks if not label.endswith(".merged"))
         had = sum(hooks(lines) for _, lines in before.get(name, []))
-        ok = blocks and got_spans == spans and got_kept == kept and original == had
+        got_args = sum(line.count("call void @__sim_check_argument(") for _, lines in blocks for line in lines)
+        ok = blocks and got_spans == spans and got_kept == kept and got_args == args and original == had
         failed += not ok
         print(f"{'ok' if ok else 'FAILED'}: {name}: {got_spans} span checks (want {spans}), {got_kept} hooks"
-              f" in merged copies (want {kept}), {original} of its {had} hooks in the original blocks")
+              f" in merged copies (want {kept}), {got_args} argument checks (want {args}), {original} of its {had}"
+              " hooks in the original blocks")
     return 1 if failed else 0
 
 

@@ -65,12 +65,12 @@ else
             -S -emit-llvm "$S/merge_probe.cc" -o "$T/probe.ll" && sed -i '/^attributes #/s/ sanitize_thread//' "$T/probe.ll" &&
             "$(dirname "$clang")/opt" -load-pass-plugin="$BUILD/backends/sim-merge-checks.so" -passes=sim-merge-checks \
                 -S "$T/probe.ll" -o "$T/merged.ll" >"$T/out" 2>&1 &&
-            python3 tests/merged_ir.py "$T/probe.ll" "$T/merged.ll" probe_tile=2:0 probe_residue=0:0 \
-                probe_late_base=2:0 probe_between=1:1 probe_volatile=0:0 probe_folded=1:0 >"$T/out" 2>&1
+            python3 tests/merged_ir.py "$T/probe.ll" "$T/merged.ll" probe_tile=2:0:32 probe_residue=0:0:2 \
+                probe_late_base=2:0:3 probe_between=1:1:4 probe_volatile=0:0:0 probe_folded=1:0:2 >"$T/out" 2>&1
         if [ $? = 0 ]; then
-            ok "a tile's row and column loads are two span checks; misaligned, late or volatile accesses keep theirs"
+            ok "a tile's row and column loads are two span checks; misaligned, late or volatile accesses keep theirs; arguments' test their ranges first"
         else
-            bad "a tile's row and column loads are two span checks; misaligned, late or volatile accesses keep theirs" "$T/out"
+            bad "a tile's row and column loads are two span checks; misaligned, late or volatile accesses keep theirs; arguments' test their ranges first" "$T/out"
         fi
         json_check "... and the HIP sgemm_tiled's row says its inner loop's 32 checks (and more) are a few span checks" \
             "$T/inline.jsonl" \

@@ -15,22 +15,35 @@
 static int sim_live;
 extern "C" __attribute__((visibility("default"))) SIM_NO_TSAN void sim_kernel_set_live(int on) { sim_live = on; }
 
-/* Runs `then` (a return) when [a, a + n) lies inside one region a lane may touch: the block's
- * shared memory first (tiled kernels' inner loops), then the lane's own stack (locals kept in
- * memory), then one of the launch's ranges. A macro, not a function returning a flag: the
- * hot path below compiles to tighter code this way (an int-returning helper made the checked
- * sgemm_naive's code a quarter longer). */
-#define SIM_IN_REGION_THEN(s, sp, a, n, then)                                                                          \
+/* Runs `then` (a return) when [a, a + n) lies in one of the launch's ranges. */
+#define SIM_IN_RANGES_THEN(s, a, n, then)                                                                              \
     do {                                                                                                               \
-        if ((a) >= (s)->shared.lo && (a) + (n) <= (s)->shared.hi)                                                      \
-            then;                                                                                                      \
-        if ((((a) ^ (sp)) | (((a) + (n)-1) ^ (sp))) < SIM_REGION_BYTES)                                                \
-            then;                                                                                                      \
         const sim_bounds *sim_b_ = (s)->bounds;                                                                        \
         for (int sim_i_ = 0; sim_i_ < sim_b_->n; sim_i_++)                                                             \
             if ((a) >= sim_b_->r[sim_i_].lo && (a) + (n) <= sim_b_->r[sim_i_].hi)                                      \
                 then;                                                                                                  \
     } while (0)
+
+/* Runs `then` (a return) when [a, a + n) lies inside one region a lane may touch: the block's
+ * shared memory first (tiled kernels' inner loops), then the lane's own stack (locals kept in
+ * memory), then one of the launch's ranges; the ranges first when ranges_first (a constant),
+ * for addresses the merging pass saw come from a kernel's pointer argument. A macro, not a
+ * function returning a flag: the hot path below compiles to tighter code this way (an
+ * int-returning helper made the checked sgemm_naive's code a quarter longer). */
+#define SIM_IN_REGION_THEN(s, sp, a, n, ranges_first, then)                                                            \
+    do {                                                                                                               \
+        if (ranges_first)                                                                                              \
+            SIM_IN_RANGES_THEN(s, a, n, then);                                                                         \
+        if ((a) >= (s)->shared.lo && (a) + (n) <= (s)->shared.hi)                                                      \
+            then;                                                                                                      \
+        if ((((a) ^ (sp)) | (((a) + (n)-1) ^ (sp))) < SIM_REGION_BYTES)                                                \
+            then;                                                                                                      \
+        if (!(ranges_first))                                                                                           \
+            SIM_IN_RANGES_THEN(s, a, n, then);                                                                         \
+    } while (0)
+
+/* Not a runtime flag: a hint to sim_check, masked off before anything reaches the runtime. */
+#define SIM_ACC_FROM_ARGUMENT 0x100
 
 /* The hot path: a handful of compares, the rest to the runtime. */
 static inline __attribute__((always_inline, no_sanitize_thread)) void sim_check(uintptr_t a, unsigned n, int flags)
@@ -40,8 +53,8 @@ static inline __attribute__((always_inline, no_sanitize_thread)) void sim_check(
     uintptr_t sp = sim_sp();
     sim_lane_pub *s = (sim_lane_pub *)SIM_DESC_AT(sp & ~(uintptr_t)(SIM_REGION_BYTES - 1));
     if (__builtin_expect(!((flags & SIM_ACC_ALIGNED) && (a & (n - 1))), 1))
-        SIM_IN_REGION_THEN(s, sp, a, n, return );
-    s->rt->fault(s, a, n, flags);
+        SIM_IN_REGION_THEN(s, sp, a, n, flags & SIM_ACC_FROM_ARGUMENT, return );
+    s->rt->fault(s, a, n, flags & ~SIM_ACC_FROM_ARGUMENT);
 }
 
 /* Vector types (sim_vec.h) check their own alignment, which may be below their size. */
@@ -95,8 +108,15 @@ extern "C" __attribute__((no_sanitize_thread, visibility("hidden"))) int __sim_s
     const sim_lane_pub *s = (const sim_lane_pub *)SIM_DESC_AT(sp & ~(uintptr_t)(SIM_REGION_BYTES - 1));
     if (a & (align - 1))
         return 0;
-    SIM_IN_REGION_THEN(s, sp, a, n, return 1);
+    SIM_IN_REGION_THEN(s, sp, a, n, 0, return 1);
     return 0;
+}
+/* A plain access whose address the merging pass derived from a kernel's pointer argument
+ * (global memory but for a shared or local pointer passed in): the same check, the launch's
+ * ranges tested first. flags: the SIM_ACC_* of the hook it replaces. */
+SIM_HOOK __sim_check_argument(void *p, unsigned long n, int flags)
+{
+    sim_check((uintptr_t)p, (unsigned)n, flags | SIM_ACC_FROM_ARGUMENT);
 }
 SIM_HOOK __tsan_init(void) {}
 SIM_HOOK __tsan_read_range(void *p, unsigned long n)

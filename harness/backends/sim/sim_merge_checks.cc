@@ -8,8 +8,10 @@
 // launch's ranges) means every access in it would pass its own check, which depends on nothing
 // the block can change; anything else takes the original block, whose checks fault exactly as
 // before, in the same order. A checked launch pays one check a group instead of one an access.
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
@@ -194,22 +196,50 @@ bool regionOf(BasicBlock &bb, ArrayRef<Group> groups, Instruction *&first, Instr
     return true;
 }
 
-// At the head: true when every group's span passes one check (__sim_span_ok).
-Value *spansPass(IRBuilder<> &at, Function &spanOk, MutableArrayRef<Group> groups)
+// A function's loops, kept up to date as blocks are split and copied, and where each loop's
+// preheader ends (recorded before any change: the instruction stays last in whatever block
+// the splits leave it, and that block still dominates the loop).
+struct Loops {
+    LoopInfo &info;
+    DenseMap<const Loop *, Instruction *> preheaderEnd;
+};
+
+// Where a group's span check goes: out of every loop around the block in which its address
+// does not move, to that loop's preheader, so that a tile loop checks its rows once, not a
+// tile; else at the block's head.
+Instruction *checkPoint(const Access &a, BasicBlock &head, Loops &loops)
 {
+    Instruction *at = head.getTerminator();
+    for (const Loop *l = loops.info.getLoopFor(&head); l; l = l->getParentLoop()) {
+        auto end = loops.preheaderEnd.find(l);
+        bool moves = !l->isLoopInvariant(a.base) ||
+                     any_of(a.indices, [&](auto &index) { return !l->isLoopInvariant(index.first); });
+        if (end == loops.preheaderEnd.end() || moves)
+            break;
+        at = end->second;
+    }
+    return at;
+}
+
+// True at the head when every group's span passes one check (__sim_span_ok).
+Value *spansPass(BasicBlock &head, Function &spanOk, MutableArrayRef<Group> groups, Loops &loops)
+{
+    IRBuilder<> at(head.getTerminator());
     Type *word = at.getInt64Ty();
     Value *all = nullptr;
     for (Group &g : groups) {
         const Access &a = g.members.front();
+        IRBuilder<> here(checkPoint(a, head, loops));
         Value *scaled = ConstantInt::get(word, 0);
         for (auto &index : a.indices) {
-            Value *term = at.CreateMul(at.CreateSExtOrTrunc(index.first, word), ConstantInt::get(word, index.second));
-            scaled = at.CreateAdd(scaled, term);
+            Value *term =
+                here.CreateMul(here.CreateSExtOrTrunc(index.first, word), ConstantInt::get(word, index.second));
+            scaled = here.CreateAdd(scaled, term);
         }
-        g.origin = at.CreateGEP(at.getInt8Ty(), at.CreatePointerCast(a.base, at.getInt8PtrTy()), scaled);
-        Value *address = at.CreateAdd(at.CreatePtrToInt(g.origin, word), ConstantInt::get(word, g.lo));
+        g.origin = here.CreateGEP(here.getInt8Ty(), here.CreatePointerCast(a.base, here.getInt8PtrTy()), scaled);
+        Value *address = here.CreateAdd(here.CreatePtrToInt(g.origin, word), ConstantInt::get(word, g.lo));
         Value *args[] = {address, ConstantInt::get(word, g.hi - g.lo), ConstantInt::get(word, a.aligned ? a.size : 1)};
-        Value *ok = at.CreateICmpNE(at.CreateCall(&spanOk, args), ConstantInt::get(spanOk.getReturnType(), 0));
+        Value *ok = here.CreateICmpNE(here.CreateCall(&spanOk, args), ConstantInt::get(spanOk.getReturnType(), 0));
         all = all ? at.CreateAnd(all, ok) : ok;
     }
     return at.CreateFreeze(all); // a base that is poison on a path no access takes decides nothing
@@ -282,18 +312,19 @@ struct Versioned {
     BasicBlock *tail;       // the code after the region, where later groups may start one
 };
 
-Versioned version(BasicBlock &bb, Function &spanOk, const DataLayout &layout)
+Versioned version(BasicBlock &bb, Function &spanOk, const DataLayout &layout, Loops &loops)
 {
     SmallVector<Group, 4> groups = groupsOf(bb, layout);
     Instruction *first, *last;
     if (groups.empty() || !regionOf(bb, groups, first, last))
         return {0, 0, nullptr};
-    BasicBlock *body = SplitBlock(&bb, first);
-    BasicBlock *tail = SplitBlock(body, last->getNextNode());
-    IRBuilder<> at(bb.getTerminator());
-    Value *pass = spansPass(at, spanOk, groups);
+    BasicBlock *body = SplitBlock(&bb, first, static_cast<DominatorTree *>(nullptr), &loops.info);
+    BasicBlock *tail = SplitBlock(body, last->getNextNode(), static_cast<DominatorTree *>(nullptr), &loops.info);
+    Value *pass = spansPass(bb, spanOk, groups, loops);
     ValueToValueMapTy copies;
     BasicBlock *fast = CloneBasicBlock(body, copies, ".merged", bb.getParent());
+    if (Loop *l = loops.info.getLoopFor(body))
+        l->addBasicBlockToLoop(fast, loops.info);
     for (Instruction &inst : *fast)
         RemapInstruction(&inst, copies, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
     readdress(groups, copies);
@@ -309,6 +340,29 @@ Versioned version(BasicBlock &bb, Function &spanOk, const DataLayout &layout)
     return {merged, (unsigned)groups.size(), tail};
 }
 
+// Hooks of addresses derived from a kernel's pointer argument, global memory nearly always, go
+// to __sim_check_argument: the same check with the launch's ranges tested first, which a
+// check of shared memory and the stack need not wait for.
+void argumentsFirst(Function &f, Function &checkArgument, const DataLayout &layout)
+{
+    SmallVector<Access, 16> accesses;
+    for (Instruction &inst : instructions(f)) {
+        auto *call = dyn_cast<CallInst>(&inst);
+        Access access;
+        if (call && describe(*call, layout, access) && isa<Argument>(access.base))
+            accesses.push_back(access);
+    }
+    for (Access &a : accesses) {
+        bool write = a.call->getCalledFunction()->getName().contains("write");
+        int flags = (write ? 1 : 0) | (a.aligned ? 2 : 0); // SIM_ACC_WRITE, SIM_ACC_ALIGNED
+        IRBuilder<> at(a.call);
+        Value *args[] = {at.CreatePointerCast(a.call->getArgOperand(0), at.getInt8PtrTy()), at.getInt64(a.size),
+                         at.getInt32(flags)};
+        at.CreateCall(&checkArgument, args)->setDebugLoc(a.call->getDebugLoc());
+        a.call->eraseFromParent();
+    }
+}
+
 // The module's tally, for the report's account of the build (sim_load.c reads it by name).
 void publish(Module &m, unsigned checks, unsigned spans)
 {
@@ -319,25 +373,31 @@ void publish(Module &m, unsigned checks, unsigned spans)
 }
 
 struct SimMergeChecks : PassInfoMixin<SimMergeChecks> {
-    PreservedAnalyses run(Module &m, ModuleAnalysisManager &)
+    PreservedAnalyses run(Module &m, ModuleAnalysisManager &analyses)
     {
-        Function *spanOk = m.getFunction("__sim_span_ok");
-        if (!spanOk || m.getGlobalVariable("sim_kernel_merged_checks"))
+        FunctionAnalysisManager &perFunction = analyses.getResult<FunctionAnalysisManagerModuleProxy>(m).getManager();
+        Function *spanOk = m.getFunction("__sim_span_ok"), *checkArgument = m.getFunction("__sim_check_argument");
+        if (!spanOk || !checkArgument || m.getGlobalVariable("sim_kernel_merged_checks"))
             return PreservedAnalyses::all();
         unsigned checks = 0, spans = 0;
         for (Function &f : m) {
-            if (f.isDeclaration() || &f == spanOk)
+            if (f.isDeclaration() || &f == spanOk || &f == checkArgument)
                 continue;
+            Loops loops{perFunction.getResult<LoopAnalysis>(f), DenseMap<const Loop *, Instruction *>()};
+            for (const Loop *l : loops.info.getLoopsInPreorder())
+                if (BasicBlock *preheader = l->getLoopPreheader())
+                    loops.preheaderEnd[l] = preheader->getTerminator();
             SmallVector<BasicBlock *, 16> blocks;
             for (BasicBlock &bb : f)
                 blocks.push_back(&bb);
             while (!blocks.empty()) {
-                Versioned done = version(*blocks.pop_back_val(), *spanOk, m.getDataLayout());
+                Versioned done = version(*blocks.pop_back_val(), *spanOk, m.getDataLayout(), loops);
                 checks += done.checks;
                 spans += done.spans;
                 if (done.tail)
                     blocks.push_back(done.tail);
             }
+            argumentsFirst(f, *checkArgument, m.getDataLayout());
         }
         publish(m, checks, spans);
         return PreservedAnalyses::none();
