@@ -7,7 +7,9 @@
 // was. A span wholly inside one region (shared memory, the lane's own stack, one of the
 // launch's ranges) means every access in it would pass its own check, which depends on nothing
 // the block can change; anything else takes the original block, whose checks fault exactly as
-// before, in the same order. A checked launch pays one check a group instead of one an access.
+// before, in the same order. A checked launch pays one check a group instead of one an access,
+// and none a loop iteration where the group's address does not move in the loop. The hooks
+// of accesses through a kernel's pointer argument are given the launch's ranges first.
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IRBuilder.h"
