@@ -95,9 +95,10 @@ BACKEND_TARGETS += $(BUILD)/backends/hb_sim.so $(SIM_REWRITE) $(SIM_VOLATILE) $(
 BACKEND_NOTES += sim:built
 
 # LLVM is built without RTTI; its symbols come from the clang that loads the plugin.
-$(BUILD)/backends/sim-merge-checks.so: $(SIM_DIR)/sim_merge_checks.cc $(SIM_DIR)/backend.mk
+$(BUILD)/backends/sim-merge-checks.so: $(SIM_DIR)/sim_merge_checks.cc $(SIM_DIR)/sim_abi.h $(SIM_DIR)/backend.mk
 	@mkdir -p $(dir $@)
-	$(SIM_CLANG) -std=c++17 -O2 -fPIC -shared -fno-rtti -fno-exceptions $(HB_WARN) -isystem $(SIM_LLVM_INC) $< -o $@
+	$(SIM_CLANG) -std=c++17 -O2 -fPIC -shared -fno-rtti -fno-exceptions $(HB_WARN) -I$(SIM_DIR) -isystem $(SIM_LLVM_INC) \
+	    $< -o $@
 
 $(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
                              harness/backends/common/rtc.h harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk

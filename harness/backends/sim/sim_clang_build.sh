@@ -10,8 +10,8 @@
 # that spills the kernel's registers. FLAGS: the compiler's, then the preprocessor's (-I,
 # -include, -D); SIM_CLANG_TSAN: the instrumentation's; SIM_MERGE_PLUGIN, where set, the pass
 # that merges checks of one address expression before they are inlined (sim_merge_checks.cc).
-# Exits non-zero, its messages on
-# stderr, when any step fails: the caller keeps g++'s copies then.
+# Exits non-zero, its messages on stderr, when any step fails: the caller keeps g++'s copies
+# then.
 set -eu
 clang=$1 rewrite=$2 out=$3 source=$4
 shift 4

@@ -10,6 +10,8 @@
 // before, in the same order. A checked launch pays one check a group instead of one an access,
 // and none a loop iteration where the group's address does not move in the loop. The hooks
 // of accesses through a kernel's pointer argument are given the launch's ranges first.
+#include "sim_abi.h"
+
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -356,7 +358,7 @@ void argumentsFirst(Function &f, Function &checkArgument, const DataLayout &layo
     }
     for (Access &a : accesses) {
         bool write = a.call->getCalledFunction()->getName().contains("write");
-        int flags = (write ? 1 : 0) | (a.aligned ? 2 : 0); // SIM_ACC_WRITE, SIM_ACC_ALIGNED
+        int flags = (write ? SIM_ACC_WRITE : 0) | (a.aligned ? SIM_ACC_ALIGNED : 0);
         IRBuilder<> at(a.call);
         Value *args[] = {at.CreatePointerCast(a.call->getArgOperand(0), at.getInt8PtrTy()), at.getInt64(a.size),
                          at.getInt32(flags)};
