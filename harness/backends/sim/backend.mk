@@ -6,7 +6,7 @@
 # one unportable kernel never fails the whole build.
 SIM_DIR  := harness/backends/sim
 SIM_CXX  := $(shell command -v g++ 2>/dev/null)
-SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_warp.c sim_call.c \
+SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_shuffle.c sim_warp.c sim_call.c \
               sim_check.c sim_overflow.c sim_load.c sim_build.c sim_link.c sim_elf.c sim_why.c sim_unroll.c sim_rewrite.c) \
               harness/backends/common/rtc.c harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
 # The device side and the host API's stubs, compiled into every kernel, and the runtime's own

@@ -91,6 +91,7 @@ struct sim_worker {
     const struct sim_launch *launch;
     uint32_t n;
     uint64_t rng;
+    int wide_draws;                 /* the CPU makes eight draws at once (sim_shuffle.c) */
     uint64_t linear;                /* the block running */
     uint32_t pass_k, pass_m;        /* the pass runs order[0..pass_m): order[pass_k] has the turn */
     uint32_t yielded;               /* lanes of this pass that only yielded */
@@ -111,6 +112,11 @@ static inline uint32_t sim_rand_below(struct sim_worker *w, uint32_t n)
     w->rng += 0x9e3779b97f4a7c15ull;
     return (uint32_t)((x >> 32) * n >> 32);
 }
+
+/* sim_shuffle.c: whether this CPU has what sim_shuffle_pass's batches of draws use, and
+ * order[0..m) shuffled with the block stream's next m - 1 draws. */
+int sim_wide_draws(void);
+void sim_shuffle_pass(struct sim_worker *w, uint32_t m);
 
 /* Lane i made runnable: counted in its warp and listed for the next pass. */
 static inline void sim_make_ready(struct sim_worker *w, uint32_t i, uint32_t warp)

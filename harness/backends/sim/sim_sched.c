@@ -344,6 +344,7 @@ struct sim_worker *sim_worker_new(char *err, size_t errlen)
     }
     w->page = (size_t)sysconf(_SC_PAGESIZE);
     w->watch = -1;
+    w->wide_draws = sim_wide_draws();
     return w;
 }
 
@@ -455,11 +456,7 @@ int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t lin
         }
         w->n_ready = 0;
         if (L->random)
-            for (uint32_t i = m; i > 1; i--) {
-                uint32_t j = sim_rand_below(w, i), t = w->order[i - 1];
-                w->order[i - 1] = w->order[j];
-                w->order[j] = t;
-            }
+            sim_shuffle_pass(w, m);
         /* The lanes pass the turn on among themselves (sim_turn_over): this returns once
          * the pass is over, or a lane stopped the block. */
         w->pass_k = 0;
