@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* sim_lanes.h: the scheduler's private state, shared by its files: sim_sched.c (lanes as
- * fibers, sync points, faults, running a block), sim_warp.c (completing warp collectives) and
- * sim_overflow.c (naming a stack overflow). Nothing outside the scheduler includes it:
- * sim_sched.h is its interface. */
+ * fibers, sync points, faults, running a block), sim_warp.c (completing warp collectives),
+ * sim_shuffle.c (the random schedule's pass orders) and sim_overflow.c (naming a stack
+ * overflow). Nothing outside the scheduler includes it: sim_sched.h is its interface. */
 #ifndef SIM_LANES_H
 #define SIM_LANES_H
 
