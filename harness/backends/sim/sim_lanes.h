@@ -109,7 +109,7 @@ struct sim_worker {
 static inline uint32_t sim_rand_below(struct sim_worker *w, uint32_t n)
 {
     uint64_t x = sim_mix(w->rng);
-    w->rng += 0x9e3779b97f4a7c15ull;
+    w->rng += SIM_MIX_GAMMA;
     return (uint32_t)((x >> 32) * n >> 32);
 }
 

@@ -56,10 +56,13 @@ struct sim_fault_rec {
     struct sim_dim3 block_idx, tid;
 };
 
+/* splitmix64's increment: a block's random stream is sim_mix of a counter stepped by it. */
+#define SIM_MIX_GAMMA 0x9e3779b97f4a7c15ull
+
 /* splitmix64's finaliser: seeds per launch and per block from HB_SIM_SCHEDULE's SEED. */
 static inline uint64_t sim_mix(uint64_t x)
 {
-    x += 0x9e3779b97f4a7c15ull;
+    x += SIM_MIX_GAMMA;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);

@@ -7,14 +7,13 @@
  * (sgemm_tiled's random repeats 14%). The orders are the same on every CPU. */
 #include "sim_lanes.h"
 
-#define SIM_GOLDEN 0x9e3779b97f4a7c15ull
 #define SIM_DRAW_BATCH 64
 
 /* The upper halves of draws t = 0 .. n-1 of a stream at counter s (n a multiple of 8). */
 static void sim_hashes_scalar(uint64_t s, uint32_t *h, uint32_t n)
 {
     for (uint32_t t = 0; t < n; t++)
-        h[t] = (uint32_t)(sim_mix(s + t * SIM_GOLDEN) >> 32);
+        h[t] = (uint32_t)(sim_mix(s + t * SIM_MIX_GAMMA) >> 32);
 }
 
 #ifdef __x86_64__
@@ -25,8 +24,8 @@ typedef uint32_t sim_u32x8 __attribute__((vector_size(32)));
 __attribute__((target("avx512f,avx512dq"))) static void sim_hashes_wide(uint64_t s, uint32_t *h, uint32_t n)
 {
     const sim_u64x8 step = {0, 1, 2, 3, 4, 5, 6, 7};
-    sim_u64x8 counter = s + step * SIM_GOLDEN + SIM_GOLDEN; /* with sim_mix's first add */
-    for (uint32_t t = 0; t < n; t += 8, counter += 8 * SIM_GOLDEN) {
+    sim_u64x8 counter = s + step * SIM_MIX_GAMMA + SIM_MIX_GAMMA; /* with sim_mix's first add */
+    for (uint32_t t = 0; t < n; t += 8, counter += 8 * SIM_MIX_GAMMA) {
         sim_u64x8 x = counter;
         x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
         x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
@@ -58,7 +57,7 @@ void sim_shuffle_pass(struct sim_worker *w, uint32_t m)
         else
 #endif
             sim_hashes_scalar(w->rng, h, made);
-        w->rng += todo * SIM_GOLDEN;
+        w->rng += todo * SIM_MIX_GAMMA;
         for (uint32_t t = 0; t < todo; t++, i--) {
             uint32_t j = (uint32_t)((uint64_t)h[t] * i >> 32), last = order[i - 1];
             order[i - 1] = order[j];
