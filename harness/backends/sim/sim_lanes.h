@@ -102,6 +102,10 @@ struct sim_worker {
     char stop[256];
 };
 
+/* A 32-bit hash scaled into [0, n) (Lemire's multiply), as every draw of the random schedule
+ * is: sim_rand_below's and sim_shuffle_pass's batches must agree. */
+static inline uint32_t sim_below(uint32_t hash, uint32_t n) { return (uint32_t)((uint64_t)hash * n >> 32); }
+
 /* A draw in [0, n) from the block's seeded stream: splitmix64, whose state only steps by a
  * constant, so successive draws (a pass's shuffle) do not wait on each other's multiplies as
  * they did when each draw was the hash of the one before. Inline: the random schedule draws
@@ -110,7 +114,7 @@ static inline uint32_t sim_rand_below(struct sim_worker *w, uint32_t n)
 {
     uint64_t x = sim_mix(w->rng);
     w->rng += SIM_MIX_GAMMA;
-    return (uint32_t)((x >> 32) * n >> 32);
+    return sim_below((uint32_t)(x >> 32), n);
 }
 
 /* sim_shuffle.c: whether this CPU has what sim_shuffle_pass's batches of draws use, and

@@ -4,7 +4,7 @@
  * hashes are made first, a batch at a time: each is splitmix64 of the stream's counter, so
  * they do not depend on each other, and with AVX-512's 64-bit multiplies eight are made at
  * once. Made one by one as the shuffle went, they were most of a random pass's own cost
- * (sgemm_tiled's random repeats 14%). The orders are the same on every CPU. */
+ * (about 12% of sgemm_tiled's random repeats). The orders are the same on every CPU. */
 #include "sim_lanes.h"
 
 #define SIM_DRAW_BATCH 64
@@ -59,7 +59,7 @@ void sim_shuffle_pass(struct sim_worker *w, uint32_t m)
             sim_hashes_scalar(w->rng, h, made);
         w->rng += todo * SIM_MIX_GAMMA;
         for (uint32_t t = 0; t < todo; t++, i--) {
-            uint32_t j = (uint32_t)((uint64_t)h[t] * i >> 32), last = order[i - 1];
+            uint32_t j = sim_below(h[t], i), last = order[i - 1];
             order[i - 1] = order[j];
             order[j] = last;
         }
