@@ -113,6 +113,34 @@ else
             'len(find(kernel="exit_barrier_reduce")) == 140 and all(r["verdict"] == "PASS" for r in find(kernel="exit_barrier_reduce")) and all(r["verdict"] == "PASS" for r in recs if r["kernel"] == "segment_shuffle_reduce" and r["width"] >= 16) and len([r for r in recs if r["width"] >= 16]) == 168'
     done
 
+    echo "integration: the portable lane switch (ucontext, as off x86-64) gives the same results (issue 31)"
+    U="$T/ucontext"
+    if make --no-print-directory -s BUILD="$BUILD" sim-ucontext >"$T/out" 2>&1; then
+        mkdir -p "$U/backends" && cp "$H" "$U/harness" && ln -sfn "$(realpath "$BUILD")/kernels" "$U/kernels" &&
+            ln -sf "$(realpath "$BUILD")/ucontext/backends/hb_sim.so" "$U/backends/hb_sim.so"
+        printf 'sgemm tile_64x64x64 M=64 N=64 K=64\nreduce sum_{n} n=65,4097 dist=uniform\n' >"$U/switch.cases"
+        for side in x86 ucontext; do
+            h="$H" && [ "$side" = ucontext ] && h="$U/harness"
+            HB_ROOT="$PWD" "$h" run --backend sim --width 32,64 --cases "$U/switch.cases" --quiet \
+                --kernel 'cuda/sgemm_tiled,hip/reduce_generic,hip/reduce_warp32,cuda/reduce_warp32' --json "$U/$side.jsonl" \
+                >>"$T/out" 2>&1
+            HB_ROOT="$PWD" "$h" run --backend sim --width 32,64 --only-manifest --manifest "$S/passes.manifest" \
+                --manifest "$S/schedule.manifest" --quiet --json "$U/$side-passes.jsonl" >>"$T/out" 2>&1
+        done
+        if python3 - "$U"/x86.jsonl "$U"/x86-passes.jsonl "$U"/ucontext.jsonl "$U"/ucontext-passes.jsonl <<'PY' 2>>"$T/out"
+import json, sys
+def rows(*paths):
+    return sorted((r["kernel"], r["case"], r["width"], r["verdict"], r.get("output_hash"), r["classes"])
+                  for p in paths for r in map(json.loads, open(p)) if r.get("record") == "result")
+x86, uc = rows(*sys.argv[1:3]), rows(*sys.argv[3:5])
+sys.exit(not (len(x86) > 150 and x86 == uc and any(v[3] == "XFAIL" for v in x86) and any(v[3] == "PASS" for v in x86)))
+PY
+        then ok "barriers, shuffles, exited lanes and volatile yields: the same verdicts and outputs with either switch"
+        else bad "barriers, shuffles, exited lanes and volatile yields: the same verdicts and outputs with either switch" "$T/out"; fi
+    else
+        bad "make sim-ucontext (the runtime with the portable switch)" "$T/out"
+    fi
+
     echo "integration: failure lines show what the case ran with"
     "$H" run --backend sim --width 32 --kernel cuda/fault_crash >"$T/out" 2>&1
     if grep -q 'fault_crash:edge_1x2x3 .*\[1x2x3 uniform seed' "$T/out" && ! grep -q 'alpha 0' "$T/out"; then

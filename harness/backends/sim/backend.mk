@@ -6,7 +6,7 @@
 # one unportable kernel never fails the whole build.
 SIM_DIR  := harness/backends/sim
 SIM_CXX  := $(shell command -v g++ 2>/dev/null)
-SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_shuffle.c sim_warp.c sim_call.c \
+SIM_SRC  := $(addprefix $(SIM_DIR)/,sim_backend.c sim_launch.c sim_sched.c sim_shuffle.c sim_switch.c sim_warp.c sim_call.c \
               sim_check.c sim_overflow.c sim_load.c sim_build.c sim_link.c sim_elf.c sim_why.c sim_unroll.c sim_rewrite.c) \
               harness/backends/common/rtc.c harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
 # The device side and the host API's stubs, compiled into every kernel, and the runtime's own
@@ -15,8 +15,8 @@ SIM_PRELUDE := $(addprefix $(SIM_DIR)/,sim_abi.h sim_prelude.h sim_hooks.h sim_a
                  sim_math.h sim_vec.h sim_half.h sim_cg.h sim_host.h sim_host_api.h sim_host_cuda.h \
                  sim_host_hip.h sim_wrap.cc) \
                $(wildcard $(SIM_DIR)/include/*.h $(SIM_DIR)/include/*/*.h)
-SIM_HDRS := $(SIM_PRELUDE) $(addprefix $(SIM_DIR)/,sim_sched.h sim_lanes.h sim_internal.h sim_build.h sim_unroll.h \
-              sim_rewrite.h)
+SIM_HDRS := $(SIM_PRELUDE) $(addprefix $(SIM_DIR)/,sim_sched.h sim_lanes.h sim_switch.h sim_internal.h sim_build.h \
+              sim_unroll.h sim_rewrite.h)
 # Rewrites a preprocessed source for g++ (launches, main, unroll pragmas), as run-time builds do.
 SIM_REWRITE := $(BUILD)/backends/sim-rewrite
 # Says whether a kernel object makes volatile accesses (no unchecked copy then).
@@ -162,6 +162,15 @@ $(BUILD)/san/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
                                  harness/backends/common/rtc.h harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HB_SO_CFLAGS) $(SAN_FLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
+
+# The runtime with the portable lane switch (ucontext), as hosts other than x86-64 build it,
+# so that this one's tests run it too (tests/integration/fidelity.sh): make sim-ucontext.
+.PHONY: sim-ucontext
+sim-ucontext: $(BUILD)/ucontext/backends/hb_sim.so
+$(BUILD)/ucontext/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
+                                      harness/backends/common/rtc.h harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(HB_SO_CFLAGS) -DSIM_UCONTEXT -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
 
 # make install: the emulator's headers beside the installed backends (PREFIX/lib/gpu-harness/
 # sim), where the installed hb_sim.so finds them, so users' kernels build with no source tree.

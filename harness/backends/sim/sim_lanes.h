@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* sim_lanes.h: the scheduler's private state, shared by its files: sim_sched.c (lanes as
- * fibers, sync points, faults, running a block), sim_warp.c (completing warp collectives),
- * sim_shuffle.c (the random schedule's pass orders) and sim_overflow.c (naming a stack
- * overflow). Nothing outside the scheduler includes it: sim_sched.h is its interface. */
+ * fibers, sync points, faults, running a block), sim_switch.c (the context switch),
+ * sim_warp.c (completing warp collectives), sim_shuffle.c (the random schedule's pass
+ * orders) and sim_overflow.c (naming a stack overflow). Nothing outside the scheduler
+ * includes it: sim_sched.h is its interface. */
 #ifndef SIM_LANES_H
 #define SIM_LANES_H
 
@@ -93,7 +94,8 @@ struct sim_worker {
     uint64_t rng;
     int wide_draws;                 /* the CPU makes eight draws at once (sim_shuffle.c) */
     uint64_t linear;                /* the block running */
-    uint32_t pass_k, pass_m;        /* the pass runs order[0..pass_m): order[pass_k] has the turn */
+    uint32_t pass_k, pass_m;        /* the pass runs order[0..pass_m) (0 once a lane stopped the
+                                     * block): order[pass_k] has the turn */
     uint32_t yielded;               /* lanes of this pass that only yielded */
     uint32_t at_barrier;            /* lanes waiting at the block's barrier */
     struct sim_range shared;        /* the kernel's shared memory on this thread */

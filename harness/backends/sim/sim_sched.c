@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* sim_sched.c: the emulator's core. A block's threads are contexts on small stacks of one
  * OS thread, switched only at sync points: __syncthreads, warp collectives (sim_warp.c) and
- * volatile accesses (own x86-64 switch; ucontext elsewhere or with -DSIM_UCONTEXT). Random
+ * volatile accesses (sim_switch.h). Random
  * schedule: shuffled lanes, drifting warps, (CUDA) no volatile lockstep. Accesses outside the
  * launch's ranges land in sim_fault; it decides no verdict. */
-#include "sim_lanes.h"
+#include "sim_switch.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -38,34 +38,6 @@ static char *sim_stack_top(struct sim_worker *w, uint32_t i)
 /* ---- context switching ---- */
 
 #ifndef SIM_USE_UCONTEXT
-/* sim_switch_in (scheduler to lane), sim_switch_out (lane to scheduler) and sim_switch_lane
- * (lane to the next lane of the pass) save the callee-saved registers on the current stack,
- * store the stack pointer in *save and resume the context whose stack pointer is `to`, at the
- * return address its own switch call left. They resume with an indirect jump, one per kind,
- * not `ret`: the return predictor always guesses the caller of the switch, wrong on every
- * switch, while each jump's target repeats (the scheduler's one call site; a lane at the same
- * barrier as the lane before it).
- * The emulator's quick tier took 17% less CPU on a 2-core CI machine, 5% on the GPU host's
- * CPU. A fresh lane's stack is built so that the first switch resumes sim_fiber_entry with
- * the lane in rbx. MXCSR and the x87 control word are not switched: kernels never change them. */
-void sim_switch_in(void **save, void *to) __attribute__((visibility("hidden")));
-void sim_switch_out(void **save, void *to) __attribute__((visibility("hidden")));
-void sim_switch_lane(void **save, void *to) __attribute__((visibility("hidden")));
-void sim_fiber_entry(void) __attribute__((visibility("hidden")));
-void sim_fiber_main(struct sim_lane *l) __attribute__((visibility("hidden"), used, noreturn));
-#define SIM_SWITCH_ASM(name)                                                                                           \
-    ".globl " name "\n.hidden " name "\n.type " name ",@function\n" name ":\n"                                         \
-    "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"                             \
-    "  movq %rsp, (%rdi)\n  movq %rsi, %rsp\n"                                                                         \
-    "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"                                   \
-    "  popq %rcx\n  jmp *%rcx\n"                                                                                       \
-    ".size " name ", .-" name "\n"
-__asm__(".text\n" SIM_SWITCH_ASM("sim_switch_in") SIM_SWITCH_ASM("sim_switch_out") SIM_SWITCH_ASM("sim_switch_lane"));
-__asm__(".text\n.globl sim_fiber_entry\n.hidden sim_fiber_entry\n.type sim_fiber_entry,@function\n"
-        "sim_fiber_entry:\n"
-        "  movq %rbx, %rdi\n  call sim_fiber_main\n  ud2\n"
-        ".size sim_fiber_entry, .-sim_fiber_entry\n");
-
 static void sim_lane_prepare(struct sim_worker *w, uint32_t i)
 {
     /* 6 saved registers + return address, placed so that rsp is 16-byte aligned when
@@ -76,9 +48,6 @@ static void sim_lane_prepare(struct sim_worker *w, uint32_t i)
     s[6] = (uint64_t)(uintptr_t)sim_fiber_entry;
     w->slots[i].sp = s;
 }
-#define SIM_SWITCH_TO_LANE(w, slot) sim_switch_in(&(w)->sched_sp, (slot)->sp)
-#define SIM_SWITCH_TO_SCHED(w, slot) sim_switch_out(&(slot)->sp, (w)->sched_sp)
-#define SIM_SWITCH_LANES(from, to) sim_switch_lane(&(from)->sp, (to)->sp)
 #else
 static void sim_fiber_main(struct sim_lane *l) __attribute__((noreturn));
 static void sim_fiber_start(unsigned hi, unsigned lo)
@@ -95,9 +64,6 @@ static void sim_lane_prepare(struct sim_worker *w, uint32_t i)
     uc->uc_link = NULL;
     makecontext(uc, (void (*)(void))sim_fiber_start, 2, (unsigned)(p >> 32), (unsigned)p);
 }
-#define SIM_SWITCH_TO_LANE(w, slot) swapcontext(&(w)->sched_uc, &(slot)->uc)
-#define SIM_SWITCH_TO_SCHED(w, slot) swapcontext(&(slot)->uc, &(w)->sched_uc)
-#define SIM_SWITCH_LANES(from, to) swapcontext(&(from)->uc, &(to)->uc)
 #endif
 
 /* The scheduler side of a switch into lane i and back. */
@@ -126,17 +92,18 @@ static void sim_yield(struct sim_lane *l)
 #endif
 }
 
-/* Ends the turn of the lane that has it: the next lane of the pass, or NULL when the
- * scheduler runs next (the pass is over, a lane stopped the block). A lane hands the turn
- * on itself, one switch where going through the scheduler took two. Under ASan every turn
- * goes back to the scheduler, whose stack the fiber annotations name. */
-static inline __attribute__((always_inline)) struct sim_slot *sim_next_turn(struct sim_worker *w)
+/* Ends the turn of the lane that has it: 1 when the pass's next lane takes it (*next), 0
+ * when the scheduler runs next (the pass is over, or a lane stopped the block and so ended
+ * the pass). A lane hands the turn on itself, one switch where going through the scheduler
+ * took two. Under ASan every turn goes back to the scheduler, whose stack the fiber
+ * annotations name. */
+static inline __attribute__((always_inline)) int sim_next_turn(struct sim_worker *w, struct sim_slot **next)
 {
-    uint32_t k = ++w->pass_k;
-    /* The lane after the next one: its saved registers, the frames it returns through and its
+    uint32_t k = ++w->pass_k, m = w->pass_m;
+    /* The lane after the next one: its saved registers, the kernel's frame above them and its
      * descriptor are cold by the time it runs (every other lane of the block ran since), so
      * they are fetched while the next one runs (reduce_generic's repeats 7% sooner). */
-    if (k + 1 < w->pass_m) {
+    if (k + 1 < m) {
         uint32_t after = w->order[k + 1];
 #ifndef SIM_USE_UCONTEXT
         const char *sp = w->slots[after].sp;
@@ -146,20 +113,26 @@ static inline __attribute__((always_inline)) struct sim_slot *sim_next_turn(stru
         __builtin_prefetch(sim_lane_at(w, after));
     }
 #ifndef SIM_ASAN
-    if (k < w->pass_m && !w->stopped)
-        return &w->slots[w->order[k]];
+    if (k < m) {
+        *next = &w->slots[w->order[k]];
+        return 1;
+    }
 #endif
-    return NULL;
+    return 0;
 }
 
-/* The lane side of a sync point, its state set: returns when the lane is resumed. */
-static void sim_turn_over(struct sim_lane *l)
+/* The lane side of a sync point, its state set: returns, with its collective's result, when
+ * the lane is resumed. Sync points end with it and it ends with the switch, each a jump, so
+ * that the lane resumes in the kernel's call, not through the runtime's frames: their
+ * returns were predicted from the suspending lane's calls, wrong as often as not once the
+ * jump had resumed another lane (reduce_generic's launches 27-31% sooner without them). */
+static inline __attribute__((always_inline)) uint64_t sim_turn_over(struct sim_lane *l, struct sim_worker *w)
 {
-    struct sim_slot *next = sim_next_turn(l->w);
-    if (next)
-        SIM_SWITCH_LANES(l->slot, next);
-    else
-        sim_yield(l);
+    struct sim_slot *next;
+    if (sim_next_turn(w, &next))
+        return SIM_SWITCH_LANES(l->slot, next);
+    sim_yield(l);
+    return l->slot->res;
 }
 
 /* Leaves the lane for good: an exited lane is never resumed. */
@@ -169,8 +142,8 @@ static void sim_lane_exit(struct sim_lane *l)
     struct sim_worker *w = l->w;
     l->slot->state = SIM_EXITED;
     w->warp_run[l->warp]--;
-    struct sim_slot *next = sim_next_turn(w);
-    if (next)
+    struct sim_slot *next;
+    if (sim_next_turn(w, &next))
         SIM_SWITCH_LANES(l->slot, next);
 #ifdef SIM_ASAN
     __sanitizer_start_switch_fiber(NULL, w->sched_bottom, w->sched_size); /* frees our fake stack */
@@ -193,10 +166,11 @@ void sim_fiber_main(struct sim_lane *l)
 static void sim_barrier(struct sim_lane_pub *self)
 {
     struct sim_lane *l = (struct sim_lane *)self;
+    struct sim_worker *w = l->w;
     l->slot->state = SIM_AT_BARRIER;
-    l->w->warp_run[l->warp]--;
-    l->w->at_barrier++;
-    sim_turn_over(l);
+    w->warp_run[l->warp]--;
+    w->at_barrier++;
+    sim_turn_over(l, w);
 }
 
 static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value, int arg, int width)
@@ -209,7 +183,7 @@ static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value
          * goes on at once half the time, so lanes fall out of step with each other. */
         if (!sim_rand_below(w, 2)) {
             w->yielded++;
-            sim_turn_over(l);
+            return sim_turn_over(l, w); /* a volatile access's hook reads no result */
         }
         return 0;
     }
@@ -220,8 +194,7 @@ static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value
     s->val = value;
     s->arg = arg;
     s->width = width;
-    sim_turn_over(l);
-    return s->res;
+    return sim_turn_over(l, w);
 }
 
 /* An access outside the launch's ranges (sim_abi.h): counted, the first of each kind kept
@@ -263,6 +236,7 @@ static void sim_fault(struct sim_lane_pub *self, uintptr_t a, unsigned n, int fl
         return;
     }
     w->stopped = 1;
+    w->pass_m = 0; /* no lane takes the turn after this one */
     sim_lane_exit(l);
 }
 
