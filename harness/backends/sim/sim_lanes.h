@@ -33,9 +33,10 @@ enum { SIM_RUN, SIM_AT_BARRIER, SIM_AT_COLL, SIM_EXITED };
 #define SIM_STACK_COLOUR_MAX (511u * 64u)
 static inline size_t sim_stack_colour(uint32_t lane) { return (lane & 511u) * 64u; }
 
-/* Scheduler-side state of a lane, packed apart from the regions so a pass stays in cache. */
+/* Scheduler-side state of a lane, packed apart from the regions so a pass stays in cache;
+ * where it stands (SIM_RUN ...) is in sim_worker.state. */
 struct sim_slot {
-    int state, op, arg, width;
+    int op, arg, width;
     uint64_t val, res;
 #ifdef SIM_USE_UCONTEXT
     ucontext_t uc;
@@ -56,13 +57,13 @@ struct sim_lane {
             const void *rt_;
             struct sim_worker *w;
             struct sim_slot *slot;
-            uint32_t warp;
+            uint32_t warp, index;
         };
     };
 };
 _Static_assert(sizeof(struct sim_lane) <= SIM_DESC_BYTES, "a lane descriptor must fit one colour step");
 _Static_assert(offsetof(struct sim_lane, w) == offsetof(struct sim_lane_pub, runtime) &&
-                   offsetof(struct sim_lane, warp) + sizeof(uint32_t) <= offsetof(struct sim_lane_pub, bounds),
+                   offsetof(struct sim_lane, index) + sizeof(uint32_t) <= offsetof(struct sim_lane_pub, bounds),
                "the runtime's lane fields must lie in sim_lane_pub.runtime");
 
 struct sim_worker {
@@ -80,6 +81,10 @@ struct sim_worker {
     size_t n_regions, page;
     int watch; /* its regions' slot in sim_overflow.c, or -1 */
     struct sim_slot *slots;
+    /* Each lane's SIM_RUN ... SIM_EXITED, a byte apart: a block's fit a few cache lines, and a
+     * barrier releasing every lane sets them with one memset (sgemm_tiled's lanes run 16
+     * FMAs between barriers: a store into each lane's slot was 5% of its launch). */
+    uint8_t *state;
     uint32_t *order;
     /* What the scheduler would otherwise find by scanning every lane after each pass: the
      * lanes made runnable since the pass began, in index order (a pass runs them, shuffled
@@ -127,7 +132,7 @@ void sim_shuffle_pass(struct sim_worker *w, uint32_t m);
 /* Lane i made runnable: counted in its warp and listed for the next pass. */
 static inline void sim_make_ready(struct sim_worker *w, uint32_t i, uint32_t warp)
 {
-    w->slots[i].state = SIM_RUN;
+    w->state[i] = SIM_RUN;
     w->warp_run[warp]++;
     w->ready[w->n_ready++] = i;
 }

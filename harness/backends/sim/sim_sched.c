@@ -140,7 +140,7 @@ static void sim_lane_exit(struct sim_lane *l) __attribute__((noreturn));
 static void sim_lane_exit(struct sim_lane *l)
 {
     struct sim_worker *w = l->w;
-    l->slot->state = SIM_EXITED;
+    w->state[l->index] = SIM_EXITED;
     w->warp_run[l->warp]--;
     struct sim_slot *next;
     if (sim_next_turn(w, &next))
@@ -167,7 +167,7 @@ static void sim_barrier(struct sim_lane_pub *self)
 {
     struct sim_lane *l = (struct sim_lane *)self;
     struct sim_worker *w = l->w;
-    l->slot->state = SIM_AT_BARRIER;
+    w->state[l->index] = SIM_AT_BARRIER;
     w->warp_run[l->warp]--;
     w->at_barrier++;
     sim_turn_over(l, w);
@@ -187,7 +187,7 @@ static uint64_t sim_collective(struct sim_lane_pub *self, int op, uint64_t value
         }
         return 0;
     }
-    s->state = SIM_AT_COLL;
+    w->state[l->index] = SIM_AT_COLL;
     w->warp_run[l->warp]--;
     w->warp_coll[l->warp]++;
     s->op = op;
@@ -280,7 +280,7 @@ static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_
     if (a + bytes < m + bytes + extra)
         munmap(a + bytes, (size_t)(m + bytes + extra - (a + bytes)));
     struct sim_slot *slots = realloc(w->slots, n * sizeof *slots);
-    uint32_t *order = slots ? realloc(w->order, 4 * n * sizeof *order) : NULL;
+    uint32_t *order = slots ? realloc(w->order, 4 * n * sizeof *order + n) : NULL;
     if (slots)
         w->slots = slots;
     if (order) {
@@ -288,6 +288,7 @@ static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_
         w->ready = order + n;
         w->warp_run = order + 2 * n;
         w->warp_coll = order + 3 * n;
+        w->state = (uint8_t *)(order + 4 * n);
     }
     if (!slots || !order) {
         snprintf(err, errlen, "realloc(scheduler state for %u lanes) failed", n);
@@ -361,6 +362,7 @@ static void sim_block_lanes(struct sim_worker *w, const struct sim_launch *L, ui
         l->w = w;
         l->slot = &w->slots[i];
         l->warp = i / W;
+        l->index = i;
         sim_make_ready(w, i, i / W);
         sim_lane_prepare(w, i);
     }
@@ -375,17 +377,16 @@ static uint32_t sim_release_barrier(struct sim_worker *w, uint32_t W)
     uint32_t n = w->n, released = w->at_barrier;
     w->at_barrier = 0;
     if (released == n) {
-        for (uint32_t i = 0; i < n; i++) {
-            w->slots[i].state = SIM_RUN;
+        memset(w->state, SIM_RUN, n);
+        for (uint32_t i = 0; i < n; i++)
             w->ready[i] = i;
-        }
         for (uint32_t g = 0; g * W < n; g++)
             w->warp_run[g] = n - g * W < W ? n - g * W : W;
         w->n_ready = n;
         return n;
     }
     for (uint32_t i = 0, warp = 0, lane = 0, left = released; left && i < n; i++) {
-        if (w->slots[i].state == SIM_AT_BARRIER) {
+        if (w->state[i] == SIM_AT_BARRIER) {
             sim_make_ready(w, i, warp);
             left--;
         }
@@ -422,7 +423,7 @@ int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t lin
         uint32_t m = 0;
         if (w->yielded) {
             for (uint32_t i = 0; i < n; i++)
-                if (w->slots[i].state == SIM_RUN)
+                if (w->state[i] == SIM_RUN)
                     w->order[m++] = i;
         } else {
             memcpy(w->order, w->ready, w->n_ready * sizeof *w->order);

@@ -5,6 +5,8 @@
  * of the switch; it never runs kernel code. */
 #include "sim_lanes.h"
 
+#include <string.h>
+
 /* Lanes of warp g waiting at a collective; 0 while any lane of it can still run. */
 static uint32_t sim_warp_waiting(const struct sim_worker *w, uint32_t g)
 {
@@ -66,10 +68,9 @@ static int sim_resolve_uniform_shuffle(struct sim_worker *w, uint32_t warp, stru
     w->warp_coll[warp] -= cnt;
     w->warp_run[warp] += cnt;
     w->n_ready += cnt;
-    for (uint32_t j = 0; j < cnt; j++) {
-        s[j].state = SIM_RUN;
+    memset(w->state + base, SIM_RUN, cnt);
+    for (uint32_t j = 0; j < cnt; j++)
         ready[j] = base + j;
-    }
     return 1;
 }
 
@@ -80,6 +81,7 @@ static int sim_resolve_warp(struct sim_worker *w, uint32_t warp)
     uint32_t W = (uint32_t)w->info.width, base = warp * W;
     uint32_t cnt = w->n - base < W ? w->n - base : W;
     struct sim_slot *s = w->slots + base;
+    const uint8_t *state = w->state + base;
     uint32_t waiting = sim_warp_waiting(w, warp), pick = 0;
     if (!waiting)
         return 0;
@@ -87,14 +89,14 @@ static int sim_resolve_warp(struct sim_worker *w, uint32_t warp)
     if (waiting == cnt && sim_resolve_uniform_shuffle(w, warp, s, cnt))
         return 1;
     for (uint32_t j = 0; j < cnt; j++)
-        if (s[j].state == SIM_AT_COLL && k-- == 0) {
+        if (state[j] == SIM_AT_COLL && k-- == 0) {
             pick = j;
             break;
         }
     int op = s[pick].op;
     uint64_t active = 0, ballot = 0;
     for (uint32_t j = 0; j < cnt; j++)
-        if (s[j].state == SIM_AT_COLL && s[j].op == op) {
+        if (state[j] == SIM_AT_COLL && s[j].op == op) {
             active |= 1ull << j;
             ballot |= (uint64_t)(s[j].val != 0) << j;
         }
