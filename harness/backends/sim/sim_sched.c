@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* sim_sched.c: the emulator's core. A block's threads are contexts on small stacks of one
- * OS thread, switched only at sync points: __syncthreads, warp collectives (sim_warp.c) and
- * volatile accesses (sim_switch.h). Random
- * schedule: shuffled lanes, drifting warps, (CUDA) no volatile lockstep. Accesses outside the
- * launch's ranges land in sim_fault; it decides no verdict. */
+ * OS thread, switched (sim_switch.h) only at sync points: __syncthreads, warp collectives
+ * (sim_warp.c) and volatile accesses. Random schedule: shuffled lanes, drifting warps, (CUDA)
+ * no volatile lockstep. Accesses outside the launch's ranges land in sim_fault; it decides no
+ * verdict. */
 #include "sim_switch.h"
 
 #include <errno.h>
