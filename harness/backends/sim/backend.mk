@@ -17,6 +17,12 @@ SIM_PRELUDE := $(addprefix $(SIM_DIR)/,sim_abi.h sim_prelude.h sim_hooks.h sim_a
                $(wildcard $(SIM_DIR)/include/*.h $(SIM_DIR)/include/*/*.h)
 SIM_HDRS := $(SIM_PRELUDE) $(addprefix $(SIM_DIR)/,sim_sched.h sim_lanes.h sim_switch.h sim_internal.h sim_build.h \
               sim_unroll.h sim_rewrite.h)
+# The runtime, hb_sim.so: one recipe for its builds (default, ASan's, the portable switch's),
+# which differ only in SIM_SO_FLAGS.
+SIM_SO_DEPS := $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h harness/backends/common/rtc.h \
+               harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
+SIM_SO_BUILD = @mkdir -p $(dir $@) && $(CC) $(HB_SO_CFLAGS) $(SIM_SO_FLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) \
+               -o $@ -ldl -lpthread
 # Rewrites a preprocessed source for g++ (launches, main, unroll pragmas), as run-time builds do.
 SIM_REWRITE := $(BUILD)/backends/sim-rewrite
 # Says whether a kernel object makes volatile accesses (no unchecked copy then).
@@ -100,10 +106,8 @@ $(BUILD)/backends/sim-merge-checks.so: $(SIM_DIR)/sim_merge_checks.cc $(SIM_DIR)
 	$(SIM_CLANG) -std=c++17 -O2 -fPIC -shared -fno-rtti -fno-exceptions $(HB_WARN) -I$(SIM_DIR) -isystem $(SIM_LLVM_INC) \
 	    $< -o $@
 
-$(BUILD)/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
-                             harness/backends/common/rtc.h harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
-	@mkdir -p $(dir $@)
-	$(CC) $(HB_SO_CFLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
+$(BUILD)/backends/hb_sim.so: $(SIM_SO_DEPS)
+	$(SIM_SO_BUILD)
 
 $(SIM_REWRITE): $(SIM_DIR)/sim_rewrite.c $(SIM_DIR)/sim_unroll.c $(SIM_DIR)/sim_rewrite_main.c \
                 $(SIM_DIR)/sim_rewrite.h $(SIM_DIR)/sim_unroll.h
@@ -158,19 +162,17 @@ endif
 # sanitizer runs of an instrumented driver: make sim-san. Not built by default.
 .PHONY: sim-san
 sim-san: $(BUILD)/san/backends/hb_sim.so
-$(BUILD)/san/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
-                                 harness/backends/common/rtc.h harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
-	@mkdir -p $(dir $@)
-	$(CC) $(HB_SO_CFLAGS) $(SAN_FLAGS) -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
+$(BUILD)/san/backends/hb_sim.so: SIM_SO_FLAGS = $(SAN_FLAGS)
+$(BUILD)/san/backends/hb_sim.so: $(SIM_SO_DEPS)
+	$(SIM_SO_BUILD)
 
 # The runtime with the portable lane switch (ucontext), as hosts other than x86-64 build it,
 # so that this one's tests run it too (tests/integration/fidelity.sh): make sim-ucontext.
 .PHONY: sim-ucontext
 sim-ucontext: $(BUILD)/ucontext/backends/hb_sim.so
-$(BUILD)/ucontext/backends/hb_sim.so: $(SIM_SRC) $(SIM_HDRS) harness/abi/backend.h \
-                                      harness/backends/common/rtc.h harness/backends/common/sha256.h harness/backends/common/hbc.h $(SIM_DIR)/backend.mk
-	@mkdir -p $(dir $@)
-	$(CC) $(HB_SO_CFLAGS) -DSIM_UCONTEXT -I$(SIM_DIR) $(SIM_RTC_DEFS) $(SIM_SRC) -o $@ -ldl -lpthread
+$(BUILD)/ucontext/backends/hb_sim.so: SIM_SO_FLAGS = -DSIM_UCONTEXT
+$(BUILD)/ucontext/backends/hb_sim.so: $(SIM_SO_DEPS)
+	$(SIM_SO_BUILD)
 
 # make install: the emulator's headers beside the installed backends (PREFIX/lib/gpu-harness/
 # sim), where the installed hb_sim.so finds them, so users' kernels build with no source tree.
