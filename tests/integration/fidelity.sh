@@ -141,6 +141,21 @@ PY
         bad "make sim-ucontext (the runtime with the portable switch)" "$T/out"
     fi
 
+    echo "integration: the runtime under ASan/UBSan, its lane switches annotated (make sim-san)"
+    A="$T/asan"
+    asan_lib=$(gcc -print-file-name=libasan.so 2>/dev/null)
+    if make --no-print-directory -s BUILD="$BUILD" sim-san >"$T/out" 2>&1 && [ -f "$asan_lib" ]; then
+        mkdir -p "$A/backends" && cp "$H" "$A/harness" && ln -sfn "$(realpath "$BUILD")/kernels" "$A/kernels" &&
+            ln -sf "$(realpath "$BUILD")/san/backends/hb_sim.so" "$A/backends/hb_sim.so"
+        LD_PRELOAD="$asan_lib" ASAN_OPTIONS=detect_leaks=0 HB_ROOT="$PWD" "$A/harness" run --backend sim --width 32,64 \
+            --cases "$U/switch.cases" --kernel 'cuda/sgemm_tiled,hip/reduce_generic,hip/reduce_warp32' --quiet \
+            --json "$A/asan.jsonl" >"$T/out" 2>&1
+        json_check "barriers and shuffles through the ASan-built runtime: no sanitizer report, the usual verdicts" "$A/asan.jsonl" \
+            'len(recs) == 10 and all(r["verdict"] in ("PASS", "XFAIL") for r in recs) and any(r["verdict"] == "XFAIL" for r in recs)'
+    else
+        bad "make sim-san (the runtime under ASan/UBSan), and gcc's libasan.so" "$T/out"
+    fi
+
     echo "integration: failure lines show what the case ran with"
     "$H" run --backend sim --width 32 --kernel cuda/fault_crash >"$T/out" 2>&1
     if grep -q 'fault_crash:edge_1x2x3 .*\[1x2x3 uniform seed' "$T/out" && ! grep -q 'alpha 0' "$T/out"; then

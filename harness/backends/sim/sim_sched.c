@@ -112,7 +112,9 @@ static inline __attribute__((always_inline)) int sim_next_turn(struct sim_worker
 #endif
         __builtin_prefetch(sim_lane_at(w, after));
     }
-#ifndef SIM_ASAN
+#ifdef SIM_ASAN
+    (void)next;
+#else
     if (k < m) {
         *next = &w->slots[w->order[k]];
         return 1;
