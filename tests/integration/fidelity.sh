@@ -114,14 +114,14 @@ else
     done
 
     echo "integration: the portable lane switch (ucontext, as off x86-64) gives the same results (issue 31)"
-    U="$T/ucontext"
+    U="$T/ucontext" SWITCH_CASES="$T/switch.cases"
+    printf 'sgemm tile_64x64x64 M=64 N=64 K=64\nreduce sum_{n} n=65,4097 dist=uniform\n' >"$SWITCH_CASES"
     if make --no-print-directory -s BUILD="$BUILD" sim-ucontext >"$T/out" 2>&1; then
         mkdir -p "$U/backends" && cp "$H" "$U/harness" && ln -sfn "$(realpath "$BUILD")/kernels" "$U/kernels" &&
             ln -sf "$(realpath "$BUILD")/ucontext/backends/hb_sim.so" "$U/backends/hb_sim.so"
-        printf 'sgemm tile_64x64x64 M=64 N=64 K=64\nreduce sum_{n} n=65,4097 dist=uniform\n' >"$U/switch.cases"
         for side in x86 ucontext; do
             h="$H" && [ "$side" = ucontext ] && h="$U/harness"
-            HB_ROOT="$PWD" "$h" run --backend sim --width 32,64 --cases "$U/switch.cases" --quiet \
+            HB_ROOT="$PWD" "$h" run --backend sim --width 32,64 --cases "$SWITCH_CASES" --quiet \
                 --kernel 'cuda/sgemm_tiled,hip/reduce_generic,hip/reduce_warp32,cuda/reduce_warp32' --json "$U/$side.jsonl" \
                 >>"$T/out" 2>&1
             HB_ROOT="$PWD" "$h" run --backend sim --width 32,64 --only-manifest --manifest "$S/passes.manifest" \
@@ -148,7 +148,7 @@ PY
         mkdir -p "$A/backends" && cp "$H" "$A/harness" && ln -sfn "$(realpath "$BUILD")/kernels" "$A/kernels" &&
             ln -sf "$(realpath "$BUILD")/san/backends/hb_sim.so" "$A/backends/hb_sim.so"
         LD_PRELOAD="$asan_lib" ASAN_OPTIONS=detect_leaks=0 HB_ROOT="$PWD" "$A/harness" run --backend sim --width 32,64 \
-            --cases "$U/switch.cases" --kernel 'cuda/sgemm_tiled,hip/reduce_generic,hip/reduce_warp32' --quiet \
+            --cases "$SWITCH_CASES" --kernel 'cuda/sgemm_tiled,hip/reduce_generic,hip/reduce_warp32' --quiet \
             --json "$A/asan.jsonl" >"$T/out" 2>&1
         json_check "barriers and shuffles through the ASan-built runtime: no sanitizer report, the usual verdicts" "$A/asan.jsonl" \
             'len(recs) == 10 and all(r["verdict"] in ("PASS", "XFAIL") for r in recs) and any(r["verdict"] == "XFAIL" for r in recs)'
