@@ -4,7 +4,7 @@
 # `__has_include`, or one that appears earlier in the search path builds a new product; an
 # unchanged source is a cache hit. Driven with no GPU through cuda-entry and hip-entry-*, which
 # compile a source with the backends' own code into the same caches; and for glslc through a
-# run on lavapipe.
+# run on lavapipe. Lavapipe's own shader cache is kept a folder per width.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
 
 # rk_source DIR EXT: a kernel whose name comes from headers: extra.h if it exists, else
@@ -71,4 +71,35 @@ else
     expect_exit 0 "glslc: a GLSL kernel built with its included header passes" -- vk_run
     sed -i 's/acc + a \* b/acc + a * b + 1.0/' "$D/inc/real_step.glsl"
     expect_exit 1 "glslc: its header edited, it is rebuilt and fails (as a fresh cache does)" -- vk_run
+fi
+
+# lavapipe's shader cache: Mesa keys it without the vector width, so each width the harness
+# pins gets a folder of its own (vk_device.c), and a user's MESA_SHADER_CACHE_DISABLE holds.
+if [ -z "$(device_count vulkan)" ] || [ "$(device_count vulkan)" = 0 ]; then
+    skip "lavapipe's shader cache, a folder per width" "no Vulkan device"
+else
+    echo "integration: lavapipe's shader cache is kept per width, and warm runs give the same bits"
+    D=$T/mesa-cache
+    # vk_hash XDG WIDTH [ENV...]: the output hash of glsl/reduce_warp32 on sum_4097 at WIDTH.
+    vk_hash() {
+        local xdg=$1 width=$2
+        shift 2
+        env XDG_CACHE_HOME="$xdg" "$@" "$H" run --backend vulkan --width "$width" --kernel glsl/reduce_warp32 \
+            --case sum_4097 --json "$T/mc.jsonl" --quiet >"$T/out" 2>&1
+        python3 -c 'import json, sys; print([json.loads(l)["output_hash"] for l in open(sys.argv[1]) if "\"result\"" in l][0])' \
+            "$T/mc.jsonl" 2>/dev/null
+    }
+    uncached=$(vk_hash "$D/off" 8 MESA_SHADER_CACHE_DISABLE=true)
+    at4=$(vk_hash "$D/on" 4)
+    at8=$(vk_hash "$D/on" 8)
+    warm8=$(vk_hash "$D/on" 8)
+    if [ -n "$at4" ] && [ "$at4" != "$at8" ] && [ "$at8" = "$uncached" ] && [ "$warm8" = "$uncached" ]; then
+        ok "width 8 after width 4, cold and warm, gives the uncached width-8 bits (the width-4 code is not replayed)"
+    else bad "width 8 after width 4 gives the uncached width-8 bits (4: $at4, 8: $at8, warm: $warm8, uncached: $uncached)" "$T/out"; fi
+    n4=$(find "$D/on/gpu-harness/lavapipe-128" -type f 2>/dev/null | wc -l)
+    n8=$(find "$D/on/gpu-harness/lavapipe-256" -type f 2>/dev/null | wc -l)
+    if [ "$n4" -gt 0 ] && [ "$n8" -gt 0 ]; then ok "each width's shaders cached in a folder of its own"; else
+        bad "each width's shaders cached in a folder of its own (width 4: $n4 files, width 8: $n8)"; fi
+    if [ -z "$(ls "$D/off/gpu-harness" 2>/dev/null)" ]; then ok "MESA_SHADER_CACHE_DISABLE set by the user: nothing cached"; else
+        bad "MESA_SHADER_CACHE_DISABLE set by the user: nothing cached"; fi
 fi

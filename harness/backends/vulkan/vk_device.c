@@ -2,10 +2,12 @@
 /* vk_device.c: the Vulkan instance (with the validation layer when asked for), the devices
  * with a compute queue, and what each offers: properties, subgroup size control and the
  * widths the harness runs at (lavapipe: LP_NATIVE_VECTOR_WIDTH). Opens no device. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rtc.h"
 #include "vk_internal.h"
 
 static int vk_layer_present(const char *name)
@@ -22,6 +24,29 @@ static int vk_layer_present(const char *name)
     return found;
 }
 
+/* Mesa's on-disk shader cache (22.3 at least) is not keyed by LP_NATIVE_VECTOR_WIDTH: in one
+ * folder, lavapipe replayed code compiled at width 4 in a width-8 process, so every width ran
+ * as 4. A process whose lavapipe width is pinned caches in a folder of that width's own, in
+ * the harness's per-user cache (rtc.h: ours alone); any other process, or one with no such
+ * folder, runs uncached. Uncached, every run compiled its shaders again (sgemm_optimized:
+ * about 3 s a width). A cache the user disabled stays disabled. Set before the driver loads;
+ * only Mesa drivers read these. */
+static void vk_shader_cache_setup(void)
+{
+    if (getenv("MESA_SHADER_CACHE_DISABLE"))
+        return;
+    const char *width = getenv("LP_NATIVE_VECTOR_WIDTH");
+    char sub[64], dir[PATH_MAX], err[512];
+    struct hb_kernel_spec no_build_dir = {0};
+    if (width && *width && strspn(width, "0123456789") == strlen(width) && strlen(width) <= 8 &&
+        snprintf(sub, sizeof sub, "lavapipe-%s", width) > 0 &&
+        rtc_cache_dir(&no_build_dir, sub, dir, sizeof dir, err, sizeof err) == 0) {
+        setenv("MESA_SHADER_CACHE_DIR", dir, 1);
+        return;
+    }
+    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+}
+
 /* Creates the instance, with the validation layer and a messenger writing into vs when
  * HB_VK_VALIDATION=1. Returns an hb_status; no ICD at all is HB_NO_DEVICE. */
 int vk_instance_create(VkInstance *inst, VkDebugUtilsMessengerEXT *messenger, struct vk_vstate *vs, char *err,
@@ -35,10 +60,7 @@ int vk_instance_create(VkInstance *inst, VkDebugUtilsMessengerEXT *messenger, st
         snprintf(err, errlen, "HB_VK_VALIDATION=1 but %s is not installed", layer);
         return HB_ERROR;
     }
-    /* Mesa's on-disk shader cache (22.3 at least) is not keyed by LP_NATIVE_VECTOR_WIDTH:
-     * lavapipe replayed code compiled at width 4 in a width-8 process, so every width ran as
-     * 4. Set before the driver loads; only Mesa drivers read it, at a small compile cost. */
-    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+    vk_shader_cache_setup();
     uint32_t loader = VK_API_VERSION_1_0;
     if (vkEnumerateInstanceVersion(&loader) != VK_SUCCESS)
         loader = VK_API_VERSION_1_0;
