@@ -102,4 +102,9 @@ else
         bad "each width's shaders cached in a folder of its own (width 4: $n4 files, width 8: $n8)"; fi
     if [ -z "$(ls "$D/off/gpu-harness" 2>/dev/null)" ]; then ok "MESA_SHADER_CACHE_DISABLE set by the user: nothing cached"; else
         bad "MESA_SHADER_CACHE_DISABLE set by the user: nothing cached"; fi
+    mkdir -p "$D/open/gpu-harness/lavapipe-256" && chmod 777 "$D/open/gpu-harness/lavapipe-256"
+    open8=$(vk_hash "$D/open" 8)
+    if [ "$open8" = "$uncached" ] && [ -z "$(ls "$D/open/gpu-harness/lavapipe-256")" ]; then
+        ok "a width's cache folder writable by others is not used"
+    else bad "a width's cache folder writable by others is not used (hash $open8)" "$T/out"; fi
 fi
