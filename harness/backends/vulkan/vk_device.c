@@ -42,6 +42,7 @@ static void vk_shader_cache_setup(void)
         snprintf(sub, sizeof sub, "lavapipe-%s", width) > 0 &&
         rtc_cache_dir(&no_build_dir, sub, dir, sizeof dir, err, sizeof err) == 0) {
         setenv("MESA_SHADER_CACHE_DIR", dir, 1);
+        setenv("MESA_SHADER_CACHE_MAX_SIZE", "128M", 0); /* not Mesa's 1G a width: ours fill ~1M */
         return;
     }
     setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
