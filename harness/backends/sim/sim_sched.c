@@ -97,7 +97,8 @@ static void sim_yield(struct sim_lane *l)
  * the pass). A lane hands the turn on itself, one switch where going through the scheduler
  * took two. Under ASan every turn goes back to the scheduler, whose stack the fiber
  * annotations name. */
-static inline __attribute__((always_inline)) int sim_next_turn(struct sim_worker *w, struct sim_slot **next)
+static inline __attribute__((always_inline)) int sim_next_turn(struct sim_worker *w, struct sim_slot **next,
+                                                               void **next_sp)
 {
     uint32_t k = ++w->pass_k, m = w->pass_m;
     /* The lane after the next one: its saved registers, the kernel's frame above them and its
@@ -106,7 +107,7 @@ static inline __attribute__((always_inline)) int sim_next_turn(struct sim_worker
     if (k + 1 < m) {
         uint32_t after = w->order[k + 1];
 #ifndef SIM_USE_UCONTEXT
-        const char *sp = w->slots[after].sp;
+        const char *sp = w->turn_sp[k + 1];
         for (int line = 0; line < 3; line++)
             __builtin_prefetch(sp + 64 * line);
 #endif
@@ -114,9 +115,11 @@ static inline __attribute__((always_inline)) int sim_next_turn(struct sim_worker
     }
 #ifdef SIM_ASAN
     (void)next;
+    (void)next_sp;
 #else
     if (k < m) {
         *next = &w->slots[w->order[k]];
+        *next_sp = SIM_TURN_SP(w, k);
         return 1;
     }
 #endif
@@ -131,8 +134,9 @@ static inline __attribute__((always_inline)) int sim_next_turn(struct sim_worker
 static inline __attribute__((always_inline)) uint64_t sim_turn_over(struct sim_lane *l, struct sim_worker *w)
 {
     struct sim_slot *next;
-    if (sim_next_turn(w, &next))
-        return SIM_SWITCH_LANES(l->slot, next);
+    void *next_sp;
+    if (sim_next_turn(w, &next, &next_sp))
+        return SIM_SWITCH_LANES(l->slot, next, next_sp);
     sim_yield(l);
     return l->slot->res;
 }
@@ -145,8 +149,9 @@ static void sim_lane_exit(struct sim_lane *l)
     w->state[l->index] = SIM_EXITED;
     w->warp_run[l->warp]--;
     struct sim_slot *next;
-    if (sim_next_turn(w, &next))
-        SIM_SWITCH_LANES(l->slot, next);
+    void *next_sp;
+    if (sim_next_turn(w, &next, &next_sp))
+        SIM_SWITCH_LANES(l->slot, next, next_sp);
 #ifdef SIM_ASAN
     __sanitizer_start_switch_fiber(NULL, w->sched_bottom, w->sched_size); /* frees our fake stack */
 #endif
@@ -282,7 +287,8 @@ static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_
     if (a + bytes < m + bytes + extra)
         munmap(a + bytes, (size_t)(m + bytes + extra - (a + bytes)));
     struct sim_slot *slots = realloc(w->slots, n * sizeof *slots);
-    uint32_t *order = slots ? realloc(w->order, 4 * n * sizeof *order + n) : NULL;
+    size_t lists = (4 * (size_t)n * sizeof(uint32_t) + n + 7) & ~(size_t)7;
+    uint32_t *order = slots ? realloc(w->order, lists + SIM_TURN_SP_BYTES(n)) : NULL;
     if (slots)
         w->slots = slots;
     if (order) {
@@ -291,6 +297,9 @@ static int sim_ensure_regions(struct sim_worker *w, uint32_t n, char *err, size_
         w->warp_run = order + 2 * n;
         w->warp_coll = order + 3 * n;
         w->state = (uint8_t *)(order + 4 * n);
+#ifndef SIM_USE_UCONTEXT
+        w->turn_sp = (void **)((char *)order + lists);
+#endif
     }
     if (!slots || !order) {
         snprintf(err, errlen, "realloc(scheduler state for %u lanes) failed", n);
@@ -400,6 +409,21 @@ static uint32_t sim_release_barrier(struct sim_worker *w, uint32_t W)
     return released;
 }
 
+/* The pass's saved stack pointers in turn order: every lane of the pass stopped before it
+ * began, so they stay as they are until each lane's turn (sim_next_turn). */
+static void sim_list_turns(struct sim_worker *w, uint32_t m)
+{
+#ifndef SIM_USE_UCONTEXT
+    void **turn_sp = w->turn_sp; /* held apart from w: a store through w->turn_sp may alias w */
+    const uint32_t *order = w->order;
+    const struct sim_slot *slots = w->slots;
+    for (uint32_t k = 0; k < m; k++)
+        turn_sp[k] = slots[order[k]].sp;
+#else
+    (void)w, (void)m;
+#endif
+}
+
 int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t linear, char *err, size_t errlen)
 {
     uint32_t n = L->block.x * L->block.y * L->block.z;
@@ -434,6 +458,7 @@ int sim_run_block(struct sim_worker *w, const struct sim_launch *L, uint64_t lin
         w->n_ready = 0;
         if (L->random)
             sim_shuffle_pass(w, m);
+        sim_list_turns(w, m);
         /* The lanes pass the turn on among themselves (sim_turn_over): this returns once
          * the pass is over, or a lane stopped the block. */
         w->pass_k = 0;

@@ -22,7 +22,7 @@
 #define SIM_LOAD_LANE                                                                                                  \
     "  movq " SIM_STR(SIM_SLOT_SP_AT) "(%rsi), %rsp\n  movq " SIM_STR(SIM_SLOT_RES_AT) "(%rsi), %rax\n"
 __asm__(".text\n" SIM_SWITCH_ASM("sim_switch_in", SIM_LOAD_LANE) SIM_SWITCH_ASM("sim_switch_out", "  movq %rsi, %rsp\n")
-            SIM_SWITCH_ASM("sim_switch_lane", SIM_LOAD_LANE));
+            SIM_SWITCH_ASM("sim_switch_lane", "  movq %rdx, %rsp\n  movq " SIM_STR(SIM_SLOT_RES_AT) "(%rsi), %rax\n"));
 __asm__(".text\n.globl sim_fiber_entry\n.hidden sim_fiber_entry\n.type sim_fiber_entry,@function\n"
         "sim_fiber_entry:\n"
         "  movq %rbx, %rdi\n  call sim_fiber_main\n  ud2\n"

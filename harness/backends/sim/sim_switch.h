@@ -10,8 +10,9 @@
 #ifndef SIM_USE_UCONTEXT
 /* sim_switch_in (scheduler to lane), sim_switch_out (lane to scheduler) and sim_switch_lane
  * (lane to the next lane of the pass) save the callee-saved registers on the current stack,
- * store the stack pointer in *save and resume the context whose stack pointer is `to`'s, at
- * the return address its own switch call left. The lane switches return the resumed lane's
+ * store the stack pointer in *save and resume the context whose stack pointer is `to`'s
+ * (sim_switch_lane: to_sp, the pass's listing of it), at the return address its own switch
+ * call left. The lane switches return the resumed lane's
  * collective result (sim_slot.res) there, so that a sync point can end in a jump to the
  * switch and its lane resume straight in the kernel that called it (sim_sched.c). A fresh
  * lane's stack is built so that the first switch resumes sim_fiber_entry with the lane in
@@ -19,7 +20,7 @@
  * never change them. */
 uint64_t sim_switch_in(void **save, const struct sim_slot *to) __attribute__((visibility("hidden")));
 void sim_switch_out(void **save, void *to) __attribute__((visibility("hidden")));
-uint64_t sim_switch_lane(void **save, const struct sim_slot *to) __attribute__((visibility("hidden")));
+uint64_t sim_switch_lane(void **save, const struct sim_slot *to, void *to_sp) __attribute__((visibility("hidden")));
 void sim_fiber_entry(void) __attribute__((visibility("hidden")));
 void sim_fiber_main(struct sim_lane *l) __attribute__((visibility("hidden"), noreturn));
 
@@ -31,7 +32,7 @@ _Static_assert(offsetof(struct sim_slot, res) == SIM_SLOT_RES_AT && offsetof(str
 
 #define SIM_SWITCH_TO_LANE(w, slot) sim_switch_in(&(w)->sched_sp, slot)
 #define SIM_SWITCH_TO_SCHED(w, slot) sim_switch_out(&(slot)->sp, (w)->sched_sp)
-#define SIM_SWITCH_LANES(from, to) sim_switch_lane(&(from)->sp, to)
+#define SIM_SWITCH_LANES(from, to, to_sp) sim_switch_lane(&(from)->sp, to, to_sp)
 #else
 static inline uint64_t sim_swap_lanes(struct sim_slot *from, const struct sim_slot *to)
 {
@@ -40,7 +41,7 @@ static inline uint64_t sim_swap_lanes(struct sim_slot *from, const struct sim_sl
 }
 #define SIM_SWITCH_TO_LANE(w, slot) swapcontext(&(w)->sched_uc, &(slot)->uc)
 #define SIM_SWITCH_TO_SCHED(w, slot) swapcontext(&(slot)->uc, &(w)->sched_uc)
-#define SIM_SWITCH_LANES(from, to) sim_swap_lanes(from, to)
+#define SIM_SWITCH_LANES(from, to, to_sp) sim_swap_lanes(from, to)
 #endif
 
 #endif
