@@ -10,20 +10,26 @@
 
 /* 2: access checking (bounds, shared range, fault hook), block info in the descriptor,
  * wrapped entries taking struct sim_arg[], 64-bit-mask CUDA builds (the wave64 port check).
- * 3: the runtime's per-lane state inside the descriptor's head (sim_lane_pub.runtime). */
-#define SIM_ABI_VERSION 3
+ * 3: the runtime's per-lane state inside the descriptor's head (sim_lane_pub.runtime).
+ * 4: descriptors spread over the region's first 16 KiB (SIM_DESC_AREA), not its first page. */
+#define SIM_ABI_VERSION 4
 
 /* Every lane runs on its own region of this many bytes, aligned to its size; the lane's
- * descriptor sits in the region's first page, then a guard page, then the stack (grows
- * down). 128 KiB leaves ample room for sgemm_optimized's register arrays even unoptimised. */
+ * descriptor sits in the region's first SIM_DESC_AREA bytes, then a guard page, then the
+ * stack (grows down). 128 KiB leaves ample room for sgemm_optimized's register arrays even
+ * unoptimised. */
 #define SIM_REGION_SHIFT 17
 #define SIM_REGION_BYTES (1u << SIM_REGION_SHIFT)
 
-/* Regions aligned to their size would put every lane's descriptor and stack top in the
- * same cache sets; both are shifted by a colour taken from the region's address. 32 steps
- * of 128 bytes keep a descriptor inside the first 4 KiB page. */
+/* Regions aligned to their size would put every lane's descriptor in the same cache sets; it
+ * is shifted by a colour taken from the region's address, 128 steps of 128 bytes, so that a
+ * 256-lane block's descriptors share an L2 set two by two. With 32 steps (one page) they
+ * filled an 8-way set eight by eight and were evicted between turns: in a shuffled order, which
+ * the hardware prefetchers cannot follow, sgemm_tiled's random repeats waited on them. */
 #define SIM_DESC_BYTES 128u
-#define SIM_COLOUR(base) ((((uintptr_t)(base)) >> SIM_REGION_SHIFT) & 31u)
+#define SIM_DESC_COLOURS 128u
+#define SIM_DESC_AREA (SIM_DESC_COLOURS * SIM_DESC_BYTES)
+#define SIM_COLOUR(base) ((((uintptr_t)(base)) >> SIM_REGION_SHIFT) & (SIM_DESC_COLOURS - 1))
 #define SIM_DESC_AT(base) ((uintptr_t)(base) + SIM_COLOUR(base) * SIM_DESC_BYTES)
 
 /* Values of the kernel .so's exported sim_kernel_dialect: the width of its lane masks.

@@ -27,11 +27,15 @@
 
 enum { SIM_RUN, SIM_AT_BARRIER, SIM_AT_COLL, SIM_EXITED };
 
-/* Lane i's stack top sits this far below its region's end, a colour of up to 32 KiB, so that
- * 256 stack tops do not share L1/L2 sets. Taken from the lane's index, not its address: the
- * room a thread's locals have is then the same in every run (sim_overflow.c names it). */
-#define SIM_STACK_COLOUR_MAX (511u * 64u)
-static inline size_t sim_stack_colour(uint32_t lane) { return (lane & 511u) * 64u; }
+/* Lane i's stack top sits this far below its region's end, a colour of up to 16 KiB in the
+ * descriptors' steps, so that stack tops share L2 sets no more than descriptors do. Taken
+ * from the lane's index, not its address: the room a thread's locals have is then the same
+ * in every run (sim_overflow.c names it). */
+#define SIM_STACK_COLOUR_MAX ((SIM_DESC_COLOURS - 1) * SIM_DESC_BYTES)
+static inline size_t sim_stack_colour(uint32_t lane) { return (lane & (SIM_DESC_COLOURS - 1)) * SIM_DESC_BYTES; }
+
+/* Where a region's guard page starts: after its descriptor area, rounded up to a page. */
+static inline size_t sim_guard_offset(size_t page) { return (SIM_DESC_AREA + page - 1) & ~(page - 1); }
 
 /* Scheduler-side state of a lane, packed apart from the regions so a pass stays in cache;
  * where it stands (SIM_RUN ...) is in sim_worker.state. */

@@ -54,13 +54,14 @@ static void sim_put_dim3(char *buf, size_t *n, size_t cap, struct sim_dim3 d)
     sim_put(buf, n, cap, ")");
 }
 
-/* The lane whose guard page holds a, or NULL: the guard is the second page of its region. */
+/* The lane whose guard page holds a, or NULL: the guard is the page after its region's
+ * descriptor area. */
 static const struct sim_lane_pub *sim_overflowed(uintptr_t a, size_t page)
 {
     for (int i = 0; i < SIM_WATCH_SLOTS; i++) {
         uintptr_t lo = atomic_load(&sim_watch_lo[i]), hi = atomic_load(&sim_watch_hi[i]);
         uintptr_t region = a & ~(uintptr_t)(SIM_REGION_BYTES - 1);
-        if (a >= lo && a < hi && a - region >= page && a - region < 2 * page)
+        if (a >= lo && a < hi && a - region >= sim_guard_offset(page) && a - region < sim_guard_offset(page) + page)
             return (const struct sim_lane_pub *)SIM_DESC_AT(region);
     }
     return NULL;
@@ -87,11 +88,13 @@ static void sim_overflow_handler(int sig, siginfo_t *si, void *uc)
         sim_put_dim3(msg, &n, sizeof msg, lane->blk.block_idx);
         /* The worker's output line the harness shows with a crash is 160 bytes at most. */
         sim_put(msg, &n, sizeof msg, " overflowed its ");
-        sim_put_u(msg, &n, sizeof msg, (SIM_REGION_BYTES - sim_stack_colour(sim_lane_index(lane)) - 2 * page) / 1024);
+        sim_put_u(msg, &n, sizeof msg,
+                  (SIM_REGION_BYTES - sim_stack_colour(sim_lane_index(lane)) - sim_guard_offset(page) - page) / 1024);
         sim_put(msg, &n, sizeof msg, " KiB stack, an emulator limit (");
-        sim_put_u(msg, &n, sizeof msg, (SIM_REGION_BYTES - SIM_STACK_COLOUR_MAX - 2 * page) / 1024);
+        sim_put_u(msg, &n, sizeof msg,
+                  (SIM_REGION_BYTES - SIM_STACK_COLOUR_MAX - sim_guard_offset(page) - page) / 1024);
         sim_put(msg, &n, sizeof msg, "-");
-        sim_put_u(msg, &n, sizeof msg, (SIM_REGION_BYTES - 2 * page) / 1024);
+        sim_put_u(msg, &n, sizeof msg, (SIM_REGION_BYTES - sim_guard_offset(page) - page) / 1024);
         sim_put(msg, &n, sizeof msg, " KiB a thread; CUDA allows 512 KiB of locals)\n");
         ssize_t w = write(STDERR_FILENO, msg, n);
         (void)w;

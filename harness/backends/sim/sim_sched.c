@@ -26,9 +26,12 @@ static struct sim_lane *sim_lane_at(struct sim_worker *w, uint32_t i)
     return (struct sim_lane *)SIM_DESC_AT(sim_region(w, i));
 }
 
-/* Lane stacks: above the descriptor page and its guard page, up to a top shifted down by
- * its colour (sim_lanes.h). */
-static char *sim_stack_bottom(struct sim_worker *w, uint32_t i) { return sim_region(w, i) + 2 * w->page; }
+/* Lane stacks: above the descriptor area and a guard page, up to a top shifted down by its
+ * colour (sim_lanes.h). */
+static char *sim_stack_bottom(struct sim_worker *w, uint32_t i)
+{
+    return sim_region(w, i) + sim_guard_offset(w->page) + w->page;
+}
 
 static char *sim_stack_top(struct sim_worker *w, uint32_t i)
 {
