@@ -37,6 +37,12 @@ static inline size_t sim_stack_colour(uint32_t lane) { return (lane & (SIM_DESC_
 /* Where a region's guard page starts: after its descriptor area, rounded up to a page. */
 static inline size_t sim_guard_offset(size_t page) { return (SIM_DESC_AREA + page - 1) & ~(page - 1); }
 
+/* The bytes a lane's stack has between its guard page and a top shifted down by colour. */
+static inline size_t sim_stack_room(size_t colour, size_t page)
+{
+    return SIM_REGION_BYTES - colour - sim_guard_offset(page) - page;
+}
+
 /* Scheduler-side state of a lane, packed apart from the regions so a pass stays in cache;
  * where it stands (SIM_RUN ...) is in sim_worker.state. */
 struct sim_slot {

@@ -88,13 +88,11 @@ static void sim_overflow_handler(int sig, siginfo_t *si, void *uc)
         sim_put_dim3(msg, &n, sizeof msg, lane->blk.block_idx);
         /* The worker's output line the harness shows with a crash is 160 bytes at most. */
         sim_put(msg, &n, sizeof msg, " overflowed its ");
-        sim_put_u(msg, &n, sizeof msg,
-                  (SIM_REGION_BYTES - sim_stack_colour(sim_lane_index(lane)) - sim_guard_offset(page) - page) / 1024);
+        sim_put_u(msg, &n, sizeof msg, sim_stack_room(sim_stack_colour(sim_lane_index(lane)), page) / 1024);
         sim_put(msg, &n, sizeof msg, " KiB stack, an emulator limit (");
-        sim_put_u(msg, &n, sizeof msg,
-                  (SIM_REGION_BYTES - SIM_STACK_COLOUR_MAX - sim_guard_offset(page) - page) / 1024);
+        sim_put_u(msg, &n, sizeof msg, sim_stack_room(SIM_STACK_COLOUR_MAX, page) / 1024);
         sim_put(msg, &n, sizeof msg, "-");
-        sim_put_u(msg, &n, sizeof msg, (SIM_REGION_BYTES - sim_guard_offset(page) - page) / 1024);
+        sim_put_u(msg, &n, sizeof msg, sim_stack_room(0, page) / 1024);
         sim_put(msg, &n, sizeof msg, " KiB a thread; CUDA allows 512 KiB of locals)\n");
         ssize_t w = write(STDERR_FILENO, msg, n);
         (void)w;
