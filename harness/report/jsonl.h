@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* jsonl.h: the harness's JSON lines, written and read with one field table (jsonl_fields.c;
- * docs/json-schema.md describes every field). A file holds a header record (what the run
- * was), one record per result, and an end record (how many results, whether the run was
- * interrupted); every record carries "schema". Reading uses json-c; a line is a record only
- * if it is one JSON object whose fields have the table's types. */
+/* jsonl.h: the harness's JSON lines, written and read with one field table (jsonl_table.h,
+ * its entries in jsonl_write.c; docs/json-schema.md describes every field). A file holds a
+ * header record (what the run was), one record per result, and an end record (how many
+ * results, whether the run was interrupted); every record carries "schema". Reading uses
+ * json-c; a line is a record only if it is one JSON object whose fields have the table's types. */
 #ifndef HB_JSONL_H
 #define HB_JSONL_H
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* sim_abi.h: the contract between the emulator runtime (C, sim_sched.c) and the device
  * prelude compiled into every kernel .so (C++, sim_prelude.h). Kept C-compatible and tiny:
- * a lane finds its descriptor by masking its stack pointer, and reaches the runtime only
- * through the function table in it, so kernel .so's link against nothing of ours. */
+ * a lane finds its descriptor from its stack pointer alone (masked down to its region's base,
+ * then SIM_DESC_AT's colour step, taken from that base's address: ABI 4), and reaches the
+ * runtime only through the function table in it, so kernel .so's link against nothing of ours. */
 #ifndef SIM_ABI_H
 #define SIM_ABI_H
 
