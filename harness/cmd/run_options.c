@@ -292,7 +292,9 @@ static const struct cli_opt run_table[] = {
     {"devices", 0, "all", set_devices, "with --backend: one shard per device in parallel, merged into one report"},
     {"sanitize", 0, "T", set_sanitize, "run each group under compute-sanitizer (memcheck or racecheck)"},
     {"quiet", 'q', NULL, set_quiet, "print only failures, skips and the summary"},
-    {"allow-empty", 0, NULL, set_allow_empty, "a run in which no case ran exits 0 (default: exit 4)"},
+    {"allow-empty", 0, NULL, set_allow_empty,
+     "a run in which no case ran exits 0 (default: exit 4), and a kernel no case of the catalogue runs is a SKIP "
+     "row (default: ERROR, no-case)"},
     {"jobs", 'j', "N", set_jobs,
      "groups run in N worker processes at once (default: one per core); reports are those of a serial run"},
     {"maxfail", 0, "N", set_maxfail, "stop after N failures (FAIL, XPASS, ERROR); the reports say what did not run"},
