@@ -121,6 +121,11 @@ int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *er
     for (int b = 0; b < o->n_backends; b++)
         if (ldr_check_known(o->backends[b], err))
             return -1;
+    struct hb_err none = {{0}};
+    if (ldr_check_any(&none)) { /* a run with no backend to probe would say only that nothing ran */
+        err_set(err, "no backend to run: %s", none.msg);
+        return -1;
+    }
     for (int i = 0; i < n; i++) {
         if (!plan_backend_selected(o, names[i]))
             continue;
