@@ -111,8 +111,8 @@ else
     const_error "a negative constant grid" "x f32 in n; y f32 out n" "n 0-1 1" "" "softmax_ref.c f" "10: grid 0-1 is -1 blocks"
     const_error "an f32 scalar past FLT_MAX (1e40: inf)" "x f32 in n; y f32 out n" n "scalars = s f32 1e40" "softmax_ref.c f" "12: scalar s = 1e40: infinite as a float"
     mkfifo "$T/fifo_ref.c" && mkdir -p "$T/dir_ref.c" && ln -sf /dev/zero "$T/zero_ref.c"
-    for r in fifo dir zero; do
-        const_error "a reference that is a ${r/dir/folder}" "x f32 in n; y f32 out n" n "" "${r}_ref.c f" "11: reference "
+    for r in fifo:FIFO dir:folder zero:"link to /dev/zero"; do
+        const_error "a reference that is a ${r#*:}" "x f32 in n; y f32 out n" n "" "${r%%:*}_ref.c f" "11: reference "
         if grep -q "not a regular file" "$T/out"; then ok "... not a regular file"; else bad "... not a regular file" "$T/out"; fi
     done
     printf '[k]\nop = custom\nlang = cuda\nsource = %s/tests/data/nocase/k.cu\nentry = copy\nsizes = n\nbuffers = x f32 in n-200; y f32 out n\nargs = x y n\nblock = 64\ngrid = n/64\nreference = %s/tests/data/nocase/ref.c copy_ref\n' \

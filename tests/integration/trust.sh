@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 # tests/integration/trust.sh: inputs and results the harness must not trust blindly (issue 27):
 # the gate across device shards, runs that cannot prove they were whole, inputs that block or
-# explode, outputs that collide, and the emulator's cache of built kernels.
+# explode, outputs that collide, and the emulator's cache of built kernels; and what must not be
+# silent (issue 47): kernels no case runs, shards of different runs, wrong HB_SIM_DEVICES,
+# HB_ROOT or HB_BUILD_DIR, a missing HOME.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
 TD=tests/data/trust
 # has MESSAGE: the last command's output holds MESSAGE (a fixed string).
@@ -225,7 +227,7 @@ PY
     S=(--backend sim --width 32 --only-manifest --manifest "$TD/good/gate.manifest" --quiet)
     "$H" run "${S[@]}" --case edge_1x2x3,edge_15x16x17 --shard 0/2 --json "$T/m0.jsonl" >"$T/out" 2>&1
     "$H" run "${S[@]}" --case edge_1x2x3,edge_15x16x17 --shard 1/2 --json "$T/m1.jsonl" >"$T/out" 2>&1
-    "$H" run "${S[@]}" --case edge_1x2x3,edge_2x3x4 --shard 1/2 --json "$T/x1.jsonl" >"$T/out" 2>&1
+    "$H" run "${S[@]}" --case edge_1x2x3,edge_2x3x5 --shard 1/2 --json "$T/x1.jsonl" >"$T/out" 2>&1
     expect_exit 0 "issue 47: shards of one run merge" -- "$H" merge --json "$T/m.jsonl" "$T/m0.jsonl" "$T/m1.jsonl"
     expect_exit 2 "issue 47: shard 1 of another selection is refused" -- "$H" merge --json "$T/x.jsonl" \
         "$T/m0.jsonl" "$T/x1.jsonl"
