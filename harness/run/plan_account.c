@@ -76,7 +76,7 @@ char *plan_no_case(const struct run_ctx *cx, const struct kern_desc *k)
         snprintf(why, sizeof why, "never runs: %s has no %s case", catalogue, op);
     } else if (!globbed) {
         snprintf(why, sizeof why, "never runs: its cases glob %s matches no %s case of %s", k->cases, op, catalogue);
-    } else {
+    } else { /* only a custom kernel's sizes can fail it past the op and the glob */
         char mine[128] = "", given[400];
         for (int s = 0; s < k->custom->n_sizes; s++)
             snprintf(mine + strlen(mine), sizeof mine - strlen(mine), "%s%s", s ? " " : "", k->custom->sizes[s]);
