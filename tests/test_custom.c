@@ -5,6 +5,8 @@
  * kernels that take it, and the launch arguments of buffers, sizes and scalars. The data and
  * comparison are test_custom_data.c's. */
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "custom.h"
 #include "manifest.h"
@@ -59,14 +61,22 @@ START_TEST(the_readme_example_parses_as_written)
 }
 END_TEST
 
-/* The example with line `line` (1-based) replaced by `with` ("" drops it); must fail there. */
-static void expect_error(int line, const char *with, int at, const char *needle)
+/* The example with line `line` (1-based) replaced by `with` ("" drops it), into text. */
+static void example_with(int line, const char *with, char text[4096])
 {
-    char text[4096] = "", copy[4096];
+    char copy[4096];
     snprintf(copy, sizeof copy, "%s", example);
+    text[0] = 0;
     int n = 1;
     for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save), n++)
-        snprintf(text + strlen(text), sizeof text - strlen(text), "%s\n", n == line ? with : l);
+        snprintf(text + strlen(text), 4096 - strlen(text), "%s\n", n == line ? with : l);
+}
+
+/* The example with line `line` replaced by `with`; must fail at line `at`, saying `needle`. */
+static void expect_error(int line, const char *with, int at, const char *needle)
+{
+    char text[4096];
+    example_with(line, with, text);
     free(t_write(dir, "ref.c", "void softmax_ref(void) {}\n"));
     char *path = t_write(dir, "k.manifest", text);
     struct kern_set set = {0};
@@ -285,6 +295,62 @@ START_TEST(a_kernel_is_judged_by_a_reference_or_an_oracle)
 }
 END_TEST
 
+/* What no case could change is refused at parse, with the manifest's line: a division by a
+ * constant 0, a constant length or grid dimension out of range, an empty constant range. */
+START_TEST(issue_47_constant_errors_fail_at_parse)
+{
+    expect_error(7, "buffers = x f32 in rows/0; y f32 out rows", 7, "length rows/0 divides by 0 whatever the case");
+    expect_error(7, "buffers = x f32 in rows; y f32 out rows/(2-2)", 7, "divides by 0 whatever the case");
+    expect_error(7, "buffers = x f32 in 2147483648; y f32 out rows", 7,
+                 "buffer x: length 2147483648 is 2147483648 elements (0 to 2147483647)");
+    expect_error(7, "buffers = x f32 in 0-1; y f32 out rows", 7, "is -1 elements");
+    expect_error(7, "buffers = x f32 in rows range 5 5; y f32 out rows", 7, "buffer x: range 5 5 is empty");
+    expect_error(7, "buffers = x f32 in rows range 5 1; y f32 out rows", 7, "buffer x: range 5 1 is empty");
+    expect_error(10, "grid = rows 0-1 1", 10, "grid 0-1 is -1 blocks");
+    expect_error(10, "grid = rows/(3-3) 1 1", 10, "grid rows/(3-3) divides by 0 whatever the case");
+    /* What depends on the case parses, and is the case's error (with this line) at run time. */
+    struct kern_set set = {0};
+    char text[4096];
+    example_with(7, "buffers = x f32 in rows-cols range 0 rows; y f32 out rows", text);
+    const struct kern_desc *k = parse(text, &set);
+    ck_assert_int_eq(k->custom->bufs[0].line, 7);
+    ck_assert_int_eq(k->custom->grid_line, 10);
+    ck_assert_ptr_nonnull(strstr(k->custom->file, "/k.manifest"));
+    kern_set_free(&set);
+}
+END_TEST
+
+/* A float scalar reaches the kernel as a float: one that is infinite or 0 there is refused. */
+START_TEST(issue_47_float_scalars_must_be_a_finite_float)
+{
+    expect_error(12, "scalars = s f32 1e40", 12, "scalar s = 1e40: infinite as a float");
+    expect_error(12, "scalars = s f64 1e300", 12, "scalar s = 1e300: infinite as a float");
+    expect_error(12, "scalars = s f32 1e-50", 12, "scalar s = 1e-50: 0 as a float");
+    struct kern_set set = {0};
+    char text[4096];
+    example_with(12, "scalars = s f32 -3.4028235e38; t f32 -0; u f32 1e-45", text);
+    const struct kern_desc *k = parse(text, &set);
+    ck_assert_int_eq(k->custom->n_scalars, 3);
+    kern_set_free(&set);
+}
+END_TEST
+
+/* The reference is a C file: a FIFO (its build would hang), a folder, a device is refused. */
+START_TEST(issue_47_a_reference_must_be_a_regular_file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/fifo.c", dir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    snprintf(path, sizeof path, "%s/folder.c", dir);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/zero.c", dir);
+    ck_assert_int_eq(symlink("/dev/zero", path), 0);
+    expect_error(11, "reference = fifo.c f", 11, "fifo.c: not a regular file");
+    expect_error(11, "reference = folder.c f", 11, "folder.c: not a regular file");
+    expect_error(11, "reference = zero.c f", 11, "reference /dev/zero: not a regular file");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("custom");
@@ -298,6 +364,9 @@ static Suite *suite(void)
     tcase_add_test(t, sizes_and_scalars_bind_in_declared_order);
     tcase_add_test(t, an_oracle_must_be_a_custom_kernel_of_the_same_buffers);
     tcase_add_test(t, a_kernel_is_judged_by_a_reference_or_an_oracle);
+    tcase_add_test(t, issue_47_constant_errors_fail_at_parse);
+    tcase_add_test(t, issue_47_float_scalars_must_be_a_finite_float);
+    tcase_add_test(t, issue_47_a_reference_must_be_a_regular_file);
     suite_add_tcase(s, t);
     return s;
 }

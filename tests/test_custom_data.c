@@ -120,6 +120,31 @@ START_TEST(a_failing_reference_is_a_reference_error_with_its_words)
 }
 END_TEST
 
+/* A length no case of this size allows is the case's error, naming the declaration and its
+ * manifest line; a grid dimension too. */
+START_TEST(issue_47_a_cases_bad_length_names_its_manifest_line)
+{
+    char text[2048];
+    const char *k = kernel("short", "twice", "exact"), *at = strstr(k, "x f32 in n;") + strlen("x f32 in n");
+    snprintf(text, sizeof text, "%.*s-50%s", (int)(at - k), k, at); /* n=40: -10 elements */
+    struct fixture f;
+    make(&f, text);
+    struct rep_result row;
+    memset(&row, 0, sizeof row);
+    op_custom.note(&f.d, &f.ks.k[0], &row);
+    ck_assert_msg(strstr(row.why, "buffer x f32 in n-50 (") && strstr(row.why, "/k.manifest:7): length: -10 elements "
+                                                                               "(0 to 2147483647) on this case"),
+                  "%s", row.why);
+    unsigned grid[3];
+    struct hb_err err = {{0}};
+    f.ks.k[0].custom->grid[0].t[1].value = 1L << 40; /* n/32 made n - 2^40: negative on every case */
+    f.ks.k[0].custom->grid[0].t[2].op = '-';
+    ck_assert_int_eq(cus_grid(f.ks.k[0].custom, f.d.c, grid, &err), -1);
+    ck_assert_msg(strstr(err.msg, "/k.manifest:10: grid dimension 0 for case c is "), "%s", err.msg);
+    unmake(&f);
+}
+END_TEST
+
 /* A one-output kernel's desc under a tolerance, and its data around `want`. */
 static struct cus_desc *desc(const char *type, const char *len, const char *tol, struct kern_set *ks)
 {
@@ -292,6 +317,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, inputs_outputs_and_references_are_made);
     tcase_add_test(t, a_failing_reference_is_a_reference_error_with_its_words);
+    tcase_add_test(t, issue_47_a_cases_bad_length_names_its_manifest_line);
     tcase_add_test(t, float_tolerances_hold_at_their_bound);
     tcase_add_test(t, nans_infinities_and_poison);
     tcase_add_test(t, f32_bounds_judge_special_values_as_any_element);

@@ -75,6 +75,44 @@ START_TEST(verdicts_of_listed_cases)
 }
 END_TEST
 
+/* A list's line `text` must be refused at line 2, saying `needle`. */
+static void refused(const char *text, const char *needle)
+{
+    char *dir = t_tmpdir(), list[512];
+    snprintf(list, sizeof list, "# drafted\n%s\n", text);
+    char *path = t_write(dir, "kb", list);
+    struct known_set set = {0};
+    struct hb_err err = {{0}};
+    ck_assert_msg(known_parse_file(path, 1, &set, &err) == -1, "accepted: %s", text);
+    ck_assert_msg(strstr(err.msg, "/kb:") && strstr(err.msg, needle), "%s", err.msg);
+    known_free(&set);
+    free(path);
+    t_rmtree(dir);
+}
+
+/* A list that would hide failures nobody triaged is refused, with the line and what to do: an
+ * unedited known-bugs --from draft, flakes of every kernel, an entry for everything. */
+START_TEST(issue_47_untriaged_or_everything_entries_are_refused)
+{
+    refused("sim SIMT*emulator*(2*cores) cuda/k n_1 width=32 TRIAGE: FAIL wrong: 1/1 bad",
+            ":2: its reason still says TRIAGE");
+    refused("[flakes]\nsim * * * flaky", ":3: a [flakes] entry for every kernel");
+    refused("[flakes]\nsim gpu0 */* edge_* flaky", ":3: a [flakes] entry for every kernel");
+    refused("sim * ** * everything fails", ":2: an entry for every device, kernel and case");
+    /* Narrower entries stay: a flake of one kernel, every case of one kernel, a reason that
+     * mentions triage further on. */
+    char *dir = t_tmpdir();
+    char *ok = t_write(dir, "ok", "sim * * n_* triaged: TRIAGE done\n[flakes]\nsim * cuda/k * flaky on every case\n");
+    struct known_set set = {0};
+    struct hb_err err = {{0}};
+    ck_assert_msg(known_parse_file(ok, 1, &set, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(set.n, 2);
+    known_free(&set);
+    free(ok);
+    t_rmtree(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("known");
@@ -82,6 +120,7 @@ static Suite *suite(void)
     tcase_add_test(t, entries_match_by_width_and_flakes_are_marked);
     tcase_add_test(t, a_second_list_adds_and_a_required_one_must_exist);
     tcase_add_test(t, verdicts_of_listed_cases);
+    tcase_add_test(t, issue_47_untriaged_or_everything_entries_are_refused);
     suite_add_tcase(s, t);
     return s;
 }

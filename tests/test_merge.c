@@ -27,6 +27,9 @@ static struct rep_result rec(const char *kernel, const char *case_name, enum hb_
     return r;
 }
 
+/* What the next shard_k writes into its header as its run's selection and catalogue. */
+static const char *next_selection = "", *next_cases = "";
+
 /* A shard's --json file: header (shard k of `of`; of 0: not sharded), results, end record. */
 static char *shard_k(const char *dir, const char *name, const struct rep_result *r, int n, int k, int of)
 {
@@ -38,6 +41,8 @@ static char *shard_k(const char *dir, const char *name, const struct rep_result 
     struct run_header *h = calloc(1, sizeof *h);
     rep_header_init(h, 0, NULL);
     h->shard = k, h->shards = of;
+    snprintf(h->selection, sizeof h->selection, "%s", next_selection);
+    snprintf(h->cases, sizeof h->cases, "%s", next_cases);
     jsonl_write_header(f, h);
     free(h);
     for (int i = 0; i < n; i++)
@@ -210,6 +215,30 @@ START_TEST(same_shard_twice_or_one_missing_exit_2)
 }
 END_TEST
 
+/* Shards of different runs (another catalogue, other filters) do not add up to one run: by the
+ * headers' selection fingerprints, or, from a harness that wrote none, their catalogues. */
+START_TEST(issue_47_shards_of_different_selections_exit_2)
+{
+    char *dir = t_tmpdir(), out[128];
+    snprintf(out, sizeof out, "%s/merged.jsonl", dir);
+    struct rep_result r0 = rec("generic", "big", V_PASS, 0), r1 = rec("generic", "small", V_PASS, 0);
+    next_selection = "00000000000000aa";
+    char *s0 = shard_k(dir, "s0.jsonl", &r0, 1, 0, 2), *s1 = shard_k(dir, "s1.jsonl", &r1, 1, 1, 2);
+    next_selection = "00000000000000bb";
+    char *t1 = shard_k(dir, "t1.jsonl", &r1, 1, 1, 2);
+    ck_assert_int_eq(merge(out, s0, s1), 0);
+    ck_assert_int_eq(merge(out, s0, t1), 2);
+    next_selection = "", next_cases = "a.cases";
+    char *u0 = shard_k(dir, "u0.jsonl", &r0, 1, 0, 2);
+    next_cases = "b.cases";
+    char *u1 = shard_k(dir, "u1.jsonl", &r1, 1, 1, 2);
+    ck_assert_int_eq(merge(out, u0, u1), 2);
+    next_cases = "";
+    free(s0), free(s1), free(t1), free(u0), free(u1);
+    t_rmtree(dir);
+}
+END_TEST
+
 START_TEST(interleaved_shards_give_one_junit_suite_per_device_and_width)
 {
     char *dir = t_tmpdir();
@@ -245,6 +274,7 @@ int main(void)
     tcase_add_test(tc, strides_device_and_seed_survive_the_merge);
     tcase_add_loop_test(tc, inputs_that_do_not_add_up_exit_2, 0, (int)(sizeof bad_shards / sizeof bad_shards[0]));
     tcase_add_test(tc, same_shard_twice_or_one_missing_exit_2);
+    tcase_add_test(tc, issue_47_shards_of_different_selections_exit_2);
     tcase_add_test(tc, interleaved_shards_give_one_junit_suite_per_device_and_width);
     suite_add_tcase(s, tc);
     return t_run(s);

@@ -133,10 +133,48 @@ START_TEST(bad_forms_name_their_line)
     int line[RED_KEYS] = {2, 3, 0, 5};
     struct hb_err err = {{0}};
     ck_assert_int_eq(red_parse(&k, text, line, "m", &err), -1);
-    ck_assert_str_eq(err.msg, "m:5: identity = 2147483648: not a value of i32");
+    ck_assert_str_eq(err.msg,
+                     "m:5: identity 2147483648 is not the neutral element of max over i32 (write -2147483648 or "
+                     "leave identity out)");
     k.op = OP_SGEMM;
     ck_assert_int_eq(red_parse(&k, text, line, "m", &err), -1);
     ck_assert_str_eq(err.msg, "m:2: kernel [k]: type applies to op = reduce only");
+}
+END_TEST
+
+/* The identity of a form given as text; 0 when accepted. */
+static int identity(const char *type, const char *combine, const char *value, struct hb_err *err)
+{
+    struct kern_desc k;
+    memset(&k, 0, sizeof k);
+    k.name = "k", k.op = OP_REDUCE, k.chunk = 8, k.line = 1;
+    const char *text[RED_KEYS] = {type, combine, NULL, value};
+    int line[RED_KEYS] = {2, 3, 0, 5};
+    return red_parse(&k, text, line, "m", err);
+}
+
+/* Only the combine's neutral element: anything else (NaN above all) changes every expected
+ * output, and a kernel that writes nothing could match it. */
+START_TEST(issue_47_an_identity_is_the_neutral_element)
+{
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(identity("f32", "max", "nan", &err), -1);
+    ck_assert_str_eq(err.msg, "m:5: identity nan is not the neutral element of max over f32 (write -inf or leave "
+                              "identity out)");
+    ck_assert_int_eq(identity("i32", "max", "2147483647", &err), -1);
+    ck_assert_int_eq(identity("f32", "min", "3.4028235e38", &err), -1); /* FLT_MAX, not inf */
+    ck_assert_ptr_nonnull(strstr(err.msg, "(write inf or leave identity out)"));
+    ck_assert_int_eq(identity("u32", "max", "0x10", &err), -1);
+    ck_assert_int_eq(identity("f32", "sum", "1", &err), -1);
+    ck_assert_int_eq(identity("f64", "sum", "nan", &err), -1);
+    ck_assert_int_eq(identity("i32", "sum", "abc", &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "expected a number"));
+    const char *good[][3] = {{"f32", "max", "-inf"}, {"f16", "min", "inf"},         {"f32", "sum", "-0"},
+                             {"f64", "sum", "0"},    {"i32", "max", "-2147483648"}, {"i32", "min", "2147483647"},
+                             {"u32", "max", "0"},    {"u32", "min", "4294967295"},  {"i32", "sum", "0"},
+                             {"u32", "sum", "0x0"}};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        ck_assert_msg(identity(good[i][0], good[i][1], good[i][2], &err) == 0, "%s", err.msg);
 }
 END_TEST
 
@@ -149,6 +187,7 @@ static Suite *suite(void)
     tcase_add_test(t, one_total_covers_all_of_x);
     tcase_add_test(t, f64_sums_are_held_to_f64s_epsilon);
     tcase_add_test(t, bad_forms_name_their_line);
+    tcase_add_test(t, issue_47_an_identity_is_the_neutral_element);
     suite_add_tcase(s, t);
     return s;
 }

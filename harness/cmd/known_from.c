@@ -60,7 +60,9 @@ static int known_write(FILE *out, const struct jsonl_run *run, const char *from)
 {
     fprintf(out, "# Known bugs drafted from %s (%s, %s)\n# %s\n", from, run->header.harness, run->header.start,
             run->header.command);
-    fputs("# Triage: keep the lines that are driver or toolkit bugs, replace TRIAGE with why.\n", out);
+    fputs("# Triage: keep the lines that are driver or toolkit bugs, replace TRIAGE with why.\n"
+          "# --known-bugs refuses this file while a line still says TRIAGE.\n",
+          out);
     int n = 0;
     for (int i = 0; i < run->n; i++)
         if (run->results[i].verdict == V_FAIL || run->results[i].verdict == V_ERROR)

@@ -67,12 +67,20 @@ int run_list(const struct run_opts *o, struct hb_err *err)
     return EXIT_OK;
 }
 
-/* Prints the ids of every case of every group that would run; returns how many. */
+/* Prints the ids of every case of every group that would run; returns how many. A kernel no
+ * case can run has no id to print: standard error says so, once (the run's row for it is an
+ * ERROR, no-case). */
 static int list_groups(const struct group *groups, int n, const struct run_ctx *cx)
 {
     int listed = 0;
     for (int i = 0; i < n; i++) {
         const struct group *g = &groups[i];
+        int said = 0;
+        for (int j = 0; j < i && g->no_case; j++)
+            said |= groups[j].k == g->k;
+        if (g->no_case && !said)
+            fprintf(stderr, "harness: %s/%s %s (a run reports it: %s, no-case)\n", g->k->lang, g->k->name, g->no_case,
+                    cx->o->allow_empty ? "SKIP" : "ERROR");
         for (int c = 0; c < g->n_cases; c++) {
             char id[512];
             sel_format(id, sizeof id, g->p->name, g->device, g->width.width, g->k ? g->k->lang : "vendor",

@@ -46,7 +46,28 @@ static int input_whole(const char *path, const struct jsonl_run *run)
     return !why;
 }
 
-/* Shards of one split: the same n everywhere, each index once, all there unless allowed. */
+/* What makes shard b part of another run than shard a, or NULL. Their selections (the
+ * header's fingerprint of cases, kernels, filters, known bugs and schedule) must be equal;
+ * from a harness that wrote none, what the header names: catalogue, manifests, known bugs,
+ * schedule. */
+static const char *shard_other_run(const struct run_header *a, const struct run_header *b)
+{
+    if (a->guard_bytes != b->guard_bytes)
+        return "its guard bands differ (--guard-kib)";
+    if (a->selection[0] && b->selection[0])
+        return strcmp(a->selection, b->selection)
+                   ? "its selection differs (the catalogue, kernels, filters, known bugs or schedule)"
+                   : NULL;
+    int same = !strcmp(a->tier, b->tier) && !strcmp(a->cases, b->cases) && a->n_manifests == b->n_manifests &&
+               a->only_manifest == b->only_manifest && !strcmp(a->known_bugs, b->known_bugs) &&
+               !strcmp(a->schedule, b->schedule);
+    for (int i = 0; same && i < a->n_manifests; i++)
+        same = !strcmp(a->manifests[i], b->manifests[i]);
+    return same ? NULL : "its catalogue, manifests, known bugs or schedule differ";
+}
+
+/* Shards of one split: the same n everywhere, each index once, all there unless allowed, all
+ * of one run. */
 static int shards_add_up(const struct merge_opts *o, const struct jsonl_run *runs)
 {
     int n = runs[0].header.shards, seen[4096] = {0}, count = 0;
@@ -59,6 +80,12 @@ static int shards_add_up(const struct merge_opts *o, const struct jsonl_run *run
         }
         if (n && seen[h->shard]++) {
             fprintf(stderr, "harness: merge: %s: shard %d/%d given twice\n", o->inputs[f], h->shard, n);
+            return 0;
+        }
+        const char *other = n ? shard_other_run(&runs[0].header, h) : NULL;
+        if (other) {
+            fprintf(stderr, "harness: merge: %s: shard %d/%d is not of the run %s is a shard of: %s\n", o->inputs[f],
+                    h->shard, n, o->inputs[0], other);
             return 0;
         }
         count += n != 0;

@@ -292,7 +292,9 @@ static const struct cli_opt run_table[] = {
     {"devices", 0, "all", set_devices, "with --backend: one shard per device in parallel, merged into one report"},
     {"sanitize", 0, "T", set_sanitize, "run each group under compute-sanitizer (memcheck or racecheck)"},
     {"quiet", 'q', NULL, set_quiet, "print only failures, skips and the summary"},
-    {"allow-empty", 0, NULL, set_allow_empty, "a run in which no case ran exits 0 (default: exit 4)"},
+    {"allow-empty", 0, NULL, set_allow_empty,
+     "a run in which no case ran exits 0 (default: exit 4), and a kernel no case of the catalogue runs is a SKIP "
+     "row (default: ERROR, no-case)"},
     {"jobs", 'j', "N", set_jobs,
      "groups run in N worker processes at once (default: one per core); reports are those of a serial run"},
     {"maxfail", 0, "N", set_maxfail, "stop after N failures (FAIL, XPASS, ERROR); the reports say what did not run"},
@@ -372,6 +374,26 @@ static void run_take_recorded_selection(struct run_opts *o, struct run_header *h
         o->guard_kib = h->guard_bytes / 1024;
 }
 
+/* The emulator's device count, as harness/backends/sim/sim_backend.c takes it. */
+#define RUN_SIM_MAX_DEVICES 8
+
+/* HB_SIM_DEVICES is a setting like an option: a wrong one is a usage error naming it, not an
+ * emulator without devices (exit 3), which a CMake test takes for Skipped. Checked when the
+ * emulator may be probed (no --backend, or sim among them). */
+static int run_check_sim_devices(const struct run_opts *o, struct hb_err *err)
+{
+    const char *v = getenv("HB_SIM_DEVICES");
+    int sim = !o->n_backends;
+    for (int i = 0; i < o->n_backends; i++)
+        sim |= !strcmp(o->backends[i], "sim");
+    long n;
+    if (!sim || !v || !*v || (!parse_long(v, &n) && n >= 1 && n <= RUN_SIM_MAX_DEVICES))
+        return 0;
+    err_set(err, "HB_SIM_DEVICES=%s: expected a number of devices from 1 to %d (the emulator's; unset: 1)", v,
+            RUN_SIM_MAX_DEVICES);
+    return -1;
+}
+
 int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *err)
 {
     int first;
@@ -382,7 +404,7 @@ int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *
         err_set(err, "%s: unexpected argument (see %s --help)", argv[first], argv[0]);
         return -1;
     }
-    if (run_check_together(o, err))
+    if (run_check_together(o, err) || run_check_sim_devices(o, err))
         return -1;
     if (o->rerun_header)
         run_take_recorded_selection(o, o->rerun_header);

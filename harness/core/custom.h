@@ -21,6 +21,9 @@
 #define CUS_MAX_SIZES 6
 #define CUS_MAX_SCALARS 8
 #define CUS_MAX_TOKENS 24
+/* Kernels index buffers with 32-bit integers, as they take their sizes: a buffer's length and
+ * a grid dimension are at most this. */
+#define CUS_MAX_ELEMS 2147483647L
 
 /* An expression over a kernel's sizes, in postfix: whole numbers, size names, + - * / and
  * parentheses; / rounds up, as a grid's VAR/INT does. */
@@ -48,6 +51,7 @@ struct cus_buffer {
     enum cus_init init;
     struct cus_expr lo, hi;
     char text[96]; /* the declaration as written, for messages and equivalence */
+    int line;      /* of the manifest's buffers key, for messages */
 };
 
 struct cus_scalar {
@@ -71,6 +75,8 @@ struct cus_desc {
     int n_scalars;
     struct cus_scalar scalars[CUS_MAX_SCALARS];
     struct cus_expr grid[3];
+    char *file;                /* the manifest, for run-time messages */
+    int grid_line;             /* of its grid key */
     char *ref_source, *ref_fn; /* reference = FILE FUNCTION (FILE absolute); NULL with an oracle */
     char *oracle;              /* oracle = [LANG/]KERNEL as written, NULL with a reference */
     int oracle_line;
@@ -112,6 +118,10 @@ int cus_resolve(struct kern_set *ks, struct hb_err *err);
  * the kernel's size order, -1 with "problem" in err on overflow or division by zero. */
 int cus_expr_parse(const char *text, const struct cus_desc *d, struct cus_expr *e, struct hb_err *err);
 int cus_expr_eval(const struct cus_expr *e, const long *sizes, long *out, struct hb_err *err);
+/* What an expression decides whatever the case: -1 with "problem" in err when it divides by a
+ * constant 0 or a constant part overflows; else *constant says whether it uses no size, and
+ * *value is then its value. */
+int cus_expr_const(const struct cus_expr *e, int *constant, long *value, struct hb_err *err);
 
 /* Whether case c gives exactly the kernel's sizes (by name, any order), and their values in
  * the kernel's order. */

@@ -16,9 +16,6 @@
 #include "result.h"
 #include "text.h"
 
-/* Kernels index buffers with 32-bit integers, as they take their sizes. */
-#define CUS_MAX_ELEMS 2147483647L
-
 /* A case's data: one cus_data per distinct kernel (d->ref). */
 struct cus_case {
     int n;
@@ -66,7 +63,8 @@ static void cus_fill(const struct hb_case *c, const struct cus_buffer *b, int st
     free(v);
 }
 
-/* Buffer b's length on this case, and its init range; -1 with the reason in kd->error. */
+/* Buffer b's length on this case, and its init range; -1 with the reason in kd->error, which
+ * names the declaration and its manifest line (what no case could give is refused at parse). */
 static int cus_size(const struct cus_buffer *b, struct cus_data *kd, size_t *count, long lohi[2])
 {
     struct hb_err err = {{0}};
@@ -82,7 +80,8 @@ static int cus_size(const struct cus_buffer *b, struct cus_data *kd, size_t *cou
             bad = 1, err_set(&err, "empty: %ld to %ld", lohi[0], lohi[1]);
     }
     if (bad)
-        txt_printf(kd->error, sizeof kd->error, "buffer %s: %s: %s on this case", b->name, what, err.msg);
+        txt_printf(kd->error, sizeof kd->error, "buffer %s (%s:%d): %s: %s on this case", b->text, kd->k->custom->file,
+                   b->line, what, err.msg);
     *count = bad ? 1 : (size_t)len;
     return bad ? -1 : 0;
 }
@@ -209,7 +208,9 @@ static void cus_name_element(long i, long j, char *buf, size_t len)
         snprintf(buf, len, "[%ld]", i);
 }
 
-/* Bytes of case c's largest set of buffers among the kernels that run it (0 when none). */
+/* Bytes of case c's largest set of buffers among the kernels that run it (0 when none). A
+ * length the data cannot have (past CUS_MAX_ELEMS) counts nothing: its kernel's row on the
+ * case is the ERROR that names the declaration, not a memory check blaming the case. */
 static double cus_case_bytes(const struct hb_case *c, const struct kern_set *ks)
 {
     double most = 0;
@@ -222,7 +223,7 @@ static double cus_case_bytes(const struct hb_case *c, const struct kern_set *ks)
         struct hb_err err;
         cus_case_sizes(k->custom, c, sizes);
         for (int b = 0; b < k->custom->n_bufs; b++)
-            if (!cus_expr_eval(&k->custom->bufs[b].len, sizes, &len, &err) && len > 0)
+            if (!cus_expr_eval(&k->custom->bufs[b].len, sizes, &len, &err) && len > 0 && len <= CUS_MAX_ELEMS)
                 bytes += (double)len * ty_get(k->custom->bufs[b].type)->size;
         most = bytes > most ? bytes : most;
     }

@@ -128,6 +128,17 @@ static long cus_div_up(long a, long b)
     return q + (a % b != 0 && (a < 0) == (b < 0));
 }
 
+/* One step of an evaluation: a op b into *r; 1 on 64-bit overflow. b is not 0 for '/'. */
+static int cus_apply(char op, long a, long b, long *r)
+{
+    switch (op) {
+    case '+': return __builtin_add_overflow(a, b, r);
+    case '-': return __builtin_sub_overflow(a, b, r);
+    case '*': return __builtin_mul_overflow(a, b, r);
+    default: return a == LONG_MIN && b == -1 ? 1 : (*r = cus_div_up(a, b), 0);
+    }
+}
+
 int cus_expr_eval(const struct cus_expr *e, const long *sizes, long *out, struct hb_err *err)
 {
     long st[CUS_MAX_TOKENS];
@@ -139,19 +150,36 @@ int cus_expr_eval(const struct cus_expr *e, const long *sizes, long *out, struct
             continue;
         }
         long b = st[--n], a = st[--n], r = 0;
-        int over = t->op == '+'   ? __builtin_add_overflow(a, b, &r)
-                   : t->op == '-' ? __builtin_sub_overflow(a, b, &r)
-                   : t->op == '*' ? __builtin_mul_overflow(a, b, &r)
-                                  : 0;
         if (t->op == '/' && b == 0)
             return err_set(err, "division by zero"), -1;
-        if (t->op == '/')
-            r = a == LONG_MIN && b == -1 ? (over = 1, 0) : cus_div_up(a, b);
-        if (over)
+        if (cus_apply(t->op, a, b, &r))
             return err_set(err, "overflows 64 bits"), -1;
         st[n++] = r;
     }
     *out = n ? st[0] : 0;
+    return 0;
+}
+
+int cus_expr_const(const struct cus_expr *e, int *constant, long *value, struct hb_err *err)
+{
+    long st[CUS_MAX_TOKENS];
+    int known[CUS_MAX_TOKENS], n = 0;
+    for (int i = 0; i < e->n; i++) {
+        const struct cus_tok *t = &e->t[i];
+        if (t->op == 'n' || t->op == 'v') {
+            known[n] = t->op == 'n', st[n++] = t->value;
+            continue;
+        }
+        n -= 2;
+        long a = st[n], b = st[n + 1];
+        if (t->op == '/' && known[n + 1] && b == 0)
+            return err_set(err, "divides by 0 whatever the case"), -1;
+        known[n] = known[n] && known[n + 1];
+        if (known[n] && cus_apply(t->op, a, b, &st[n]))
+            return err_set(err, "overflows 64 bits whatever the case"), -1;
+        n++;
+    }
+    *constant = n && known[0], *value = n ? st[0] : 0;
     return 0;
 }
 
@@ -186,10 +214,13 @@ int cus_grid(const struct cus_desc *d, const struct hb_case *c, unsigned grid[3]
     for (int i = 0; i < 3; i++) {
         struct hb_err why = {{0}};
         if (cus_expr_eval(&d->grid[i], sizes, &v, &why))
-            return err_set(err, "grid dimension %d for case %s: %s", i, c->name, why.msg), -1;
+            return err_set(err, "%s:%d: grid dimension %d for case %s: %s", d->file, d->grid_line, i, c->name, why.msg),
+                   -1;
         /* A zero dimension is not launched (testbed.c); a negative one is a mistake. */
-        if (v < 0 || v > 0x7fffffffL)
-            return err_set(err, "grid dimension %d for case %s is %ld blocks", i, c->name, v), -1;
+        if (v < 0 || v > CUS_MAX_ELEMS)
+            return err_set(err, "%s:%d: grid dimension %d for case %s is %ld blocks", d->file, d->grid_line, i, c->name,
+                           v),
+                   -1;
         grid[i] = (unsigned)v;
     }
     return 0;

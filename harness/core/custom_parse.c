@@ -5,9 +5,11 @@
  * file:line. The generic keys (source, entry, block, args...) stay manifest_parse.c's. */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "custom.h"
 
@@ -48,13 +50,46 @@ static int cus_name(struct cus_ctx *x, const char *what, const char *s, char out
     return 0;
 }
 
-/* An expression of the kernel's sizes, its errors prefixed with where and what it is. */
+/* An expression of the kernel's sizes, its errors prefixed with where and what it is: what
+ * it cannot do on any case (divide by a constant 0) is refused here, not on every case. */
 static int cus_expr_at(struct cus_ctx *x, const char *what, const char *text, struct cus_expr *e)
 {
     struct hb_err why = {{0}};
-    if (!cus_expr_parse(text, x->d, e, &why))
+    int constant;
+    long value;
+    if (cus_expr_parse(text, x->d, e, &why))
+        return err_set(x->err, "%s: %s: %s", x->where, what, why.msg), -1;
+    if (cus_expr_const(e, &constant, &value, &why))
+        return err_set(x->err, "%s: %s %s %s", x->where, what, text, why.msg), -1;
+    return 0;
+}
+
+/* A constant expression's value outside [lo, hi]: refused here, with what it is. */
+static int cus_const_within(struct cus_ctx *x, const char *what, const char *text, const struct cus_expr *e, long lo,
+                            long hi, const char *unit)
+{
+    int constant;
+    long v;
+    struct hb_err why = {{0}};
+    cus_expr_const(e, &constant, &v, &why); /* no error: cus_expr_at checked it */
+    if (!constant || (v >= lo && v <= hi))
         return 0;
-    return err_set(x->err, "%s: %s: %s", x->where, what, why.msg), -1;
+    return err_set(x->err, "%s: %s %s is %ld %s (%ld to %ld)", x->where, what, text, v, unit, lo, hi), -1;
+}
+
+/* An init range whose ends are constants must hold a value: LO < HI (values come from [LO, HI)). */
+static int cus_range_holds(struct cus_ctx *x, const struct cus_buffer *b, char **w)
+{
+    int lo_const, hi_const;
+    long lo, hi;
+    struct hb_err why = {{0}};
+    cus_expr_const(&b->lo, &lo_const, &lo, &why);
+    cus_expr_const(&b->hi, &hi_const, &hi, &why);
+    if (!lo_const || !hi_const || lo < hi)
+        return 0;
+    return err_set(x->err, "%s: buffer %s: range %s %s is empty (values come from [LO, HI): LO < HI)", x->where,
+                   b->name, w[1], w[2]),
+           -1;
 }
 
 static int cus_sizes(struct cus_ctx *x, const char *text)
@@ -88,7 +123,8 @@ static int cus_init(struct cus_ctx *x, struct cus_buffer *b, char **w, int n)
         return err_set(x->err, "%s: buffer %s: init is zero, iota or range LO HI", x->where, b->name), -1;
     char what[64];
     snprintf(what, sizeof what, "buffer %s: range", b->name);
-    if (b->init == CUS_INIT_RANGE && (cus_expr_at(x, what, w[1], &b->lo) || cus_expr_at(x, what, w[2], &b->hi)))
+    if (b->init == CUS_INIT_RANGE &&
+        (cus_expr_at(x, what, w[1], &b->lo) || cus_expr_at(x, what, w[2], &b->hi) || cus_range_holds(x, b, w)))
         return -1;
     return 0;
 }
@@ -123,7 +159,8 @@ static int cus_buffer(struct cus_ctx *x, char *decl)
         return err_set(x->err, "%s: buffer %s: role '%s' (in, out, inout, scratch)", x->where, w[0], w[2]), -1;
     char what[64];
     snprintf(what, sizeof what, "buffer %s: length", b->name);
-    if (cus_expr_at(x, what, w[3], &b->len) || cus_init(x, b, w + 4, n - 4))
+    if (cus_expr_at(x, what, w[3], &b->len) || cus_const_within(x, what, w[3], &b->len, 0, CUS_MAX_ELEMS, "elements") ||
+        cus_init(x, b, w + 4, n - 4))
         return -1;
     for (int i = 0; i < n; i++)
         snprintf(b->text + strlen(b->text), sizeof b->text - strlen(b->text), "%s%s", i ? " " : "", w[i]);
@@ -147,7 +184,8 @@ static int cus_buffers(struct cus_ctx *x, const char *text)
 }
 
 /* name type value: "eps f32 1e-5". The launch carries floats as floats and integers as 32
- * bits, so an f64 scalar is the float nearest its value (the reference gets the same) and an
+ * bits, so an f64 scalar is the float nearest its value (the reference gets the same), which
+ * must be finite and, for a value that is not 0, not 0 (1e40 would be inf, 1e-50 zero), and an
  * integer must fit 32 bits (u32: its bit pattern). */
 static int cus_scalar(struct cus_ctx *x, char *decl)
 {
@@ -171,6 +209,13 @@ static int cus_scalar(struct cus_ctx *x, char *decl)
     if (*end || errno || !isfinite(v) || (!is_float && (v != trunc(v) || v < lo || v >= hi)))
         return err_set(x->err, "%s: scalar %s = %s: expected %s", x->where, name, val,
                        is_float ? "a finite number" : "a whole number that fits 32 bits (the launch passes them so)"),
+               -1;
+    if (is_float && (!isfinite((float)v) || (v != 0 && (float)v == 0)))
+        return err_set(x->err,
+                       "%s: scalar %s = %s: %s as a float, which the launch passes (a float's magnitude is "
+                       "%g to %g)",
+                       x->where, name, val, isfinite((float)v) ? "0" : "infinite", (double)FLT_TRUE_MIN,
+                       (double)FLT_MAX),
                -1;
     s->value = is_float ? (double)(float)v : v;
     d->n_scalars++;
@@ -237,6 +282,14 @@ static int cus_ref_key(struct cus_ctx *x, const char *text, const char *dir)
         return -1;
     }
     free(joined);
+    /* As every input the user names (lib/infile.h): a FIFO would hang the reference's build,
+     * a device never ends, a folder is no source. */
+    struct stat st;
+    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+        err_set(x->err, "%s: reference %s: not a regular file", x->where, real);
+        free(real);
+        return -1;
+    }
     x->d->ref_source = real, x->d->ref_fn = xstrdup(fn);
     return 0;
 }
@@ -291,8 +344,10 @@ static int cus_grid_parse(struct cus_ctx *x, const char *text)
     for (char *save = NULL, *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         if (n == 3)
             return err_set(x->err, "%s: grid = %s: at most 3 dimensions", x->where, text), -1;
-        if (cus_expr_at(x, "grid", t, &x->d->grid[n++]))
+        if (cus_expr_at(x, "grid", t, &x->d->grid[n]) ||
+            cus_const_within(x, "grid", t, &x->d->grid[n], 0, CUS_MAX_ELEMS, "blocks"))
             return -1;
+        n++;
     }
     return 0;
 }
@@ -339,6 +394,9 @@ struct cus_desc *cus_parse(const struct cus_keys *keys, const char *path, const 
     cus_where(&x, path, keys->grid_line);
     if (!rc)
         rc = cus_grid_parse(&x, keys->grid) || cus_params(&x);
+    x.d->file = xstrdup(path), x.d->grid_line = keys->grid_line;
+    for (int i = 0; i < x.d->n_bufs; i++)
+        x.d->bufs[i].line = keys->line[CUS_KEY_BUFFERS];
     if (rc) {
         cus_free(x.d);
         return NULL;
@@ -350,6 +408,7 @@ void cus_free(struct cus_desc *d)
 {
     if (!d)
         return;
+    free(d->file);
     free(d->ref_source);
     free(d->ref_fn);
     free(d->oracle);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* known.c: see known.h. Line format: backend device-glob kernel-glob case-glob [width=GLOB]
  * reason... (device globs may not contain spaces: use '*' for them); a line "[flakes]" makes
- * the entries after it flaky. */
+ * the entries after it flaky. An entry that would hide untriaged failures is refused. */
 #include "known.h"
 
 #include <errno.h>
@@ -27,6 +27,32 @@ static int known_entry(char *s, struct known_bug *b)
     }
     snprintf(b->reason, sizeof b->reason, "%s", s);
     return b->reason[0] ? 0 : -1;
+}
+
+/* Whether glob g matches every name: stars alone, or (kernel) stars around one '/'. */
+static int known_glob_all(const char *g, int kernel)
+{
+    size_t stars = strspn(g, "*");
+    if (!g[stars])
+        return stars > 0;
+    return kernel && stars && g[stars] == '/' && g[stars + 1] && !g[stars + 1 + strspn(g + stars + 1, "*")];
+}
+
+/* What makes an entry hide failures nobody triaged, or NULL: a reason still the draft's
+ * (known-bugs --from writes TRIAGE: for a person to replace), a flaky entry for every kernel,
+ * or any entry for every device, kernel and case. */
+static const char *known_hides(const struct known_bug *b)
+{
+    if (!strncmp(b->reason, "TRIAGE", 6))
+        return "its reason still says TRIAGE (a draft of known-bugs --from): keep only the driver and toolkit bugs, "
+               "each with why, and delete the rest";
+    if (b->flaky && known_glob_all(b->kernel, 1))
+        return "a [flakes] entry for every kernel would make every failure on its devices an XFAIL: name the "
+               "flaky kernels";
+    if (known_glob_all(b->device, 0) && known_glob_all(b->kernel, 1) && known_glob_all(b->cases, 0))
+        return "an entry for every device, kernel and case would make every failure an XFAIL: name what is known "
+               "to fail";
+    return NULL;
 }
 
 int known_parse_file(const char *path, int required, struct known_set *set, struct hb_err *err)
@@ -55,8 +81,15 @@ int known_parse_file(const char *path, int required, struct known_set *set, stru
             rc = -1;
             break;
         }
+        b.flaky = flaky;
+        const char *hides = known_hides(&b);
+        if (hides) {
+            err_set(err, "%s:%d: %s", path, line, hides);
+            rc = -1;
+            break;
+        }
         snprintf(b.file, sizeof b.file, "%s", path);
-        b.line = line, b.flaky = flaky;
+        b.line = line;
         struct known_bug *grown = realloc(set->b, (size_t)(set->n + 1) * sizeof *grown);
         if (!grown) {
             err_set(err, "out of memory");

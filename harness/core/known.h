@@ -4,10 +4,6 @@
  * listed (backend, device, width, kernel, case) that fails is XFAIL with the stated reason;
  * one that passes is XPASS, so a fixed driver tells you to remove its line. Parsing and
  * matching only. */
-/* known.h: the known-bug list (cases/known-bugs), rocBLAS-style: driver or toolkit bugs
- * the harness has found and a person has triaged. A listed (backend, device, kernel, case)
- * that fails is XFAIL with the stated reason; one that passes is XPASS, so a fixed driver
- * tells you to remove its line. Parsing and matching only. */
 #ifndef HB_KNOWN_H
 #define HB_KNOWN_H
 
@@ -28,7 +24,10 @@ struct known_set {
 };
 
 /* Appends path's entries to set (start from a zeroed set). A missing file is no entries when
- * !required (the shipped list), else an error; a malformed line is "file:line: problem". */
+ * !required (the shipped list), else an error; a malformed line is "file:line: problem", and
+ * so is one that would hide failures nobody triaged: a reason still "TRIAGE..." (an unedited
+ * known-bugs --from draft), a [flakes] entry for every kernel, an entry for every device,
+ * kernel and case. */
 int known_parse_file(const char *path, int required, struct known_set *set, struct hb_err *err);
 /* The first entry matching, or NULL. kernel is "lang/name". */
 const struct known_bug *known_match(const struct known_set *set, const char *backend, const char *device, int width,

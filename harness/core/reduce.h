@@ -20,13 +20,13 @@
 enum { RED_KEY_TYPE, RED_KEY_COMBINE, RED_KEY_PARTIALS, RED_KEY_IDENTITY, RED_KEYS };
 extern const char *const red_key_names[RED_KEYS];
 
-/* Fills k->reduce from the keys (defaults: f32, sum, a partial per block, the combine's own
- * identity). -1 with "file:line: problem". */
+/* Fills k->reduce from the keys (defaults: f32, sum, a partial per block, the combine's
+ * neutral element, the only identity it takes). -1 with "file:line: problem". */
 int red_parse(struct kern_desc *k, const char *const text[RED_KEYS], const int line[RED_KEYS], const char *path,
               struct hb_err *err);
 /* Checks what depends on the args (parsed after): a kernel taking `identity` of an f64
- * reduction gets it as a float, so it must be one, and only backends that see the
- * parameter's type (CUDA, the emulator) widen it. -1 with "file:line: problem". */
+ * reduction gets it as a float, which only backends that see the parameter's type (CUDA, the
+ * emulator) widen. -1 with "file:line: problem". */
 int red_check_args(const struct kern_desc *k, int args_line, struct hb_err *err);
 
 /* The partials' type: f32 for f16 inputs, else x's. */

@@ -27,9 +27,11 @@ long red_outputs(const struct kern_desc *k, long n)
 
 int red_is_exact(const struct kern_reduce *r) { return r->combine != RED_SUM || !ty_get(r->type)->is_float; }
 
-/* The combine's own identity in the partials' type: 0 for a sum, the lowest value for max
- * (-inf for floats), the highest for min. */
-static double red_default_identity(enum hb_type t, enum red_combine c)
+/* The combine's neutral element in the partials' type, the one identity a reduction may
+ * have: any other changes what every output is (a NaN for max makes every expected partial a
+ * NaN, which an unwritten output's poison matches; INT_MAX for an i32 max makes it the
+ * output). 0 for a sum; the lowest value for max (-inf for floats), the highest for min. */
+static double red_neutral(enum hb_type t, enum red_combine c)
 {
     if (c == RED_SUM)
         return 0;
@@ -41,25 +43,22 @@ static double red_default_identity(enum hb_type t, enum red_combine c)
     return max ? 0 : (double)UINT32_MAX;
 }
 
-/* An identity as written: a number the partials' type holds exactly (a whole number in range
- * for integers; -inf and inf for floats); a float sum starts from 0, as its bound assumes. */
+/* An identity as written must be the neutral element. A float sum's may be 0 or -0: -0 is
+ * IEEE addition's own, +0 differs from it only in the sign of an all-zero total, which the
+ * sum's error bound does not see. */
 static int red_parse_identity(struct kern_reduce *r, const char *text, const char *where, struct hb_err *err)
 {
     enum hb_type pt = red_partial_type((enum hb_type)r->type);
+    double neutral = red_neutral(pt, (enum red_combine)r->combine);
     char *end = NULL;
     double v = strtod(text, &end);
     if (!end || end == text || *end) {
         err_set(err, "%s: identity = %s: expected a number", where, text);
         return -1;
     }
-    unsigned char probe[8];
-    ty_store(pt, probe, v);
-    if (ty_value(pt, probe) != v && !(isnan(v) && ty_get(pt)->is_float)) {
-        err_set(err, "%s: identity = %s: not a value of %s", where, text, ty_get(pt)->name);
-        return -1;
-    }
-    if (r->combine == RED_SUM && ty_get(pt)->is_float && v != 0) {
-        err_set(err, "%s: identity = %s: a float sum starts from 0 (its error bound counts x alone)", where, text);
+    if (v != neutral) { /* NaN included */
+        err_set(err, "%s: identity %s is not the neutral element of %s over %s (write %.0f or leave identity out)",
+                where, text, red_combine_name((enum red_combine)r->combine), ty_get(pt)->name, neutral);
         return -1;
     }
     r->identity = v;
@@ -122,7 +121,7 @@ int red_parse(struct kern_desc *k, const char *const text[RED_KEYS], const int l
             return -1;
     }
     enum hb_type pt = red_partial_type((enum hb_type)r->type);
-    r->identity = red_default_identity(pt, (enum red_combine)r->combine);
+    r->identity = red_neutral(pt, (enum red_combine)r->combine);
     snprintf(where, sizeof where, "%s:%d", path, line[RED_KEY_IDENTITY]);
     if (text[RED_KEY_IDENTITY] && red_parse_identity(r, text[RED_KEY_IDENTITY], where, err))
         return -1;
@@ -138,18 +137,14 @@ int red_parse(struct kern_desc *k, const char *const text[RED_KEYS], const int l
 int red_check_args(const struct kern_desc *k, int args_line, struct hb_err *err)
 {
     const struct kern_reduce *r = &k->reduce;
-    if (k->op != OP_REDUCE || r->type != TY_F64 || !kern_takes(k, "identity"))
+    if (k->op != OP_REDUCE || r->type != TY_F64 || !kern_takes(k, "identity") || !strcmp(k->lang, "cuda"))
         return 0;
-    int widens = !strcmp(k->lang, "cuda");
-    if (!widens || (double)(float)r->identity != r->identity) {
-        err_set(err,
-                "%s:%d: kernel [%s]: an f64 reduction's identity parameter is passed as a float, which %s; "
-                "take the identity from the kernel's own code or leave it out of args",
-                k->file, args_line, k->name,
-                widens ? "cannot hold this identity" : "only CUDA's launch widens to a double");
-        return -1;
-    }
-    return 0;
+    /* Its identity (0 or an infinity) is a float's value: only how it reaches the kernel matters. */
+    err_set(err,
+            "%s:%d: kernel [%s]: an f64 reduction's identity parameter is passed as a float, which only CUDA's "
+            "launch widens to a double; take the identity from the kernel's own code or leave it out of args",
+            k->file, args_line, k->name);
+    return -1;
 }
 
 float red_identity_float(const struct kern_reduce *r) { return (float)r->identity; }

@@ -63,6 +63,7 @@ struct run_header {
     char schedule[64];         /* --schedule, "" for the emulator's default */
     int shard, shards;         /* --shard i/n (shards 0: not sharded) */
     long guard_bytes;          /* the guard band before and after every buffer (--guard-kib) */
+    char selection[17];        /* what the run (all its shards) covers and how it judges, hashed: "" unknown */
     char start[32];            /* UTC, ISO 8601 */
     char hostname[256];
     char cwd[REP_PATH];

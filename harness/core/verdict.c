@@ -10,9 +10,9 @@
 #include "known.h"
 
 static const char *const verdict_names[V_COUNT] = {"PASS", "SUSPECT", "FAIL", "XFAIL", "XPASS", "SKIP", "ERROR"};
-static const char *const class_names_tab[CLS_COUNT] = {"wrong",          "nan-mismatch",     "unwritten",      "oob",
-                                                       "input-modified", "nondeterministic", "timeout",        "crash",
-                                                       "api-error",      "oob-read",         "reference-error"};
+static const char *const class_names_tab[CLS_COUNT] = {
+    "wrong",   "nan-mismatch", "unwritten", "oob",      "input-modified",  "nondeterministic",
+    "timeout", "crash",        "api-error", "oob-read", "reference-error", "no-case"};
 
 const char *verdict_name(enum hb_verdict v) { return v < V_COUNT ? verdict_names[v] : "?"; }
 

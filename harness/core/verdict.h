@@ -24,10 +24,11 @@ enum hb_class {
     CLS_OOB_READ = 1u << 9,   /* a read outside an argument's data (seen exactly: emulator) */
     CLS_REFERENCE = 1u << 10, /* the harness had no reference (a custom op's C reference crashed,
                                  touched memory outside its buffers, hung, or did not build) */
+    CLS_NO_CASE = 1u << 11,   /* no case of the catalogue can run the kernel: a group row */
 };
-#define CLS_COUNT 11
+#define CLS_COUNT 12
 /* Classes that mean the kernel could not be judged: an ERROR, not a FAIL. */
-#define CLS_ERRORS (CLS_TIMEOUT | CLS_CRASH | CLS_API | CLS_REFERENCE)
+#define CLS_ERRORS (CLS_TIMEOUT | CLS_CRASH | CLS_API | CLS_REFERENCE | CLS_NO_CASE)
 /* Writes the class names joined by '+' into buf. */
 void class_names(unsigned classes, char *buf, unsigned len);
 /* Parses one class name ("oob"); 0 on success. */

@@ -128,6 +128,7 @@ const struct jf_field jf_header[] = {
     H("shard", JF_INT, shard),
     H("shards", JF_INT, shards),
     H("guard_bytes", JF_LONG, guard_bytes),
+    H("selection", JF_TEXT, selection),
     H("start", JF_TEXT, start),
     H("hostname", JF_TEXT, hostname),
     H("cwd", JF_TEXT, cwd),

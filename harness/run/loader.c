@@ -58,11 +58,27 @@ int ldr_check_known(const char *name, struct hb_err *err)
             return 0;
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", names[i]);
     }
-    if (n)
+    if (n) {
         err_set(err, "unknown backend '%s' (known: %s)", name, list);
-    else /* no backend at all: the data folder is the mistake, not the name */
-        err_set(err, "unknown backend '%s': %s/harness/backends holds no backend (a folder with a backend.mk)%s", name,
-                path_root_dir(), getenv("HB_ROOT") ? ": is HB_ROOT right?" : "");
+        return -1;
+    }
+    struct hb_err where = {{0}};
+    ldr_check_any(&where);
+    err_set(err, "unknown backend '%s': %s", name, where.msg);
+    return -1;
+}
+
+int ldr_check_any(struct hb_err *err)
+{
+    char names[LDR_MAX][16];
+    if (ldr_known(names))
+        return 0;
+    /* No backend at all: the data folder is the mistake, and the variable that put it there. */
+    const char *root = getenv("HB_ROOT"), *build = getenv("HB_BUILD_DIR");
+    err_set(err, "%s/harness/backends holds no backend (a folder with a backend.mk)%s", path_root_dir(),
+            root && *root     ? ": is HB_ROOT right?"
+            : build && *build ? ": is HB_BUILD_DIR right? (the data folder is its parent)"
+                              : "");
     return -1;
 }
 

@@ -13,8 +13,11 @@
 int ldr_known(char names[LDR_MAX][16]);
 int ldr_is_known(const char *name);
 /* 0 when name is a known backend, else -1 with "unknown backend 'NAME' (known: ...)" in err,
- * or, when no backend is known at all, the folder that held none (a wrong HB_ROOT). */
+ * or, when no backend is known at all, ldr_check_any's words. */
 int ldr_check_known(const char *name, struct hb_err *err);
+/* 0 when some backend is known, else -1 naming the folder that held none (a wrong HB_ROOT or
+ * HB_BUILD_DIR). */
+int ldr_check_any(struct hb_err *err);
 int ldr_is_built(const char *name);
 /* dlopens the backend and returns its table, upgraded (ldr_upgrade). */
 const struct hb_backend *ldr_open(const char *name, struct hb_err *err);

@@ -121,6 +121,11 @@ int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *er
     for (int b = 0; b < o->n_backends; b++)
         if (ldr_check_known(o->backends[b], err))
             return -1;
+    struct hb_err none = {{0}};
+    if (ldr_check_any(&none)) { /* a run with no backend to probe would say only that nothing ran */
+        err_set(err, "no backend to run: %s", none.msg);
+        return -1;
+    }
     for (int i = 0; i < n; i++) {
         if (!plan_backend_selected(o, names[i]))
             continue;
@@ -228,8 +233,10 @@ void plan_group_cases(const struct run_ctx *cx, struct group *g)
 }
 
 /* The groups of one device at one width: the vendor library first (a second oracle), then
- * the kernels in manifest order. A kernel only a race detector judges, in a run without one,
- * is a group without cases that says so. */
+ * the kernels in manifest order. A group without cases is a row that says why, or nothing: a
+ * kernel no case of the catalogue can run (plan_no_case) and one only a race detector judges,
+ * in a run without one, say so; one the filters (--case, --id, --shard) left without a case
+ * is none, not even a SKIP row. */
 static void plan_width_groups(struct run_ctx *cx, const struct group *proto, struct group **out, int *n, int *cap)
 {
     const struct run_opts *o = cx->o;
@@ -244,14 +251,12 @@ static void plan_width_groups(struct run_ctx *cx, const struct group *proto, str
         } else if (!p->vendor[0] || o->sanitize || !plan_kernel_selected(o, "vendor", p->vendor)) {
             continue;
         }
-        /* A group with no selected case is none, not even a SKIP row; a kernel only a race
-         * detector judges, in a run without one, keeps no case and says so. */
         plan_group_cases(cx, &g);
-        if (!g.n_cases) {
+        if (!g.n_cases && !(g.k && (g.no_case = plan_no_case(cx, g.k)))) {
             free(g.cases);
             continue;
         }
-        g.skip_racecheck = g.k && g.k->needs_racecheck && !plan_race_detector(o);
+        g.skip_racecheck = !g.no_case && g.k && g.k->needs_racecheck && !plan_race_detector(o);
         if (g.skip_racecheck)
             g.n_cases = 0;
         *out = xgrow(*out, *n, cap, sizeof **out);
@@ -284,7 +289,9 @@ int plan_groups(struct run_ctx *cx, const struct probe *probes, int n_probes, st
 
 void plan_free_groups(struct group *groups, int n)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         free(groups[i].cases);
+        free(groups[i].no_case);
+    }
     free(groups);
 }

@@ -224,6 +224,7 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, st
     const struct run_opts *o = cx->o;
     struct run_header *h = xcalloc(1, sizeof *h);
     out_header(o, h);
+    plan_fingerprint(cx, h->selection); /* the same in every shard: merge compares them */
     int bad = out_prepare(&cx->out, err) || rep_open(&cx->sink, o->json, o->junit, h, err);
     free(h);
     if (bad)

@@ -64,6 +64,7 @@ struct group {
     int key;            /* its (backend, device, width): groups of one key share workers */
     int first_of_width; /* print the "backend: device, width" line before it */
     int skip_racecheck; /* no cases: a SKIP row saying a race detector is needed */
+    char *no_case;      /* no case of the catalogue runs its kernel: a row saying why (malloc'd), else NULL */
     double cost;        /* estimated work, for longest first */
     double bytes;       /* device bytes of its largest case, guard bands included */
     int part, parts;    /* this group is part `part` of `parts` of one kernel's (parts.c) */
@@ -140,6 +141,14 @@ int plan_groups(struct run_ctx *cx, const struct probe *probes, int n_probes, st
 void plan_free_groups(struct group *groups, int n);
 /* Work of one case in arbitrary units, for the order and the parts only. */
 double plan_case_cost(const struct hb_case *c);
+/* plan_account.c. Why no case of the catalogue (the tier's or --cases, before any filter) can
+ * run kernel k, as a row says it (malloc'd), or NULL when some case can; a shipped kernel on
+ * a --cases catalogue is the user's choice, never one. The catalogue's name as messages
+ * give it. The selection's fingerprint (run_header.selection): every case and kernel the
+ * filters leave, the filters, the known bugs and the schedule, not the shard or device. */
+char *plan_no_case(const struct run_ctx *cx, const struct kern_desc *k);
+void plan_catalogue_name(const struct run_opts *o, char *buf, size_t len);
+void plan_fingerprint(const struct run_ctx *cx, char out[17]);
 
 /* oracle.c: runs a custom kernel's oracle on the emulator (custom.h's cus_oracle_fn). */
 int orc_run(const struct kern_desc *k, const struct hb_case *c, const struct cus_data *cd, void *const outs[],

@@ -27,12 +27,15 @@ static int sched_by_cost(const void *a, const void *b)
     return x->ordinal - y->ordinal;
 }
 
-/* A group row the parent writes itself: the race-detector SKIP, or a group --maxfail cut. */
-static void sched_skip_row(struct sup_group *sg, const char *why)
+/* A group row the parent writes itself, before any worker: the race-detector SKIP, or a
+ * kernel no case runs, an ERROR (no-case) unless --allow-empty makes it a SKIP. */
+static void sched_parent_row(struct sup_group *sg, enum hb_verdict verdict, unsigned classes, const char *why)
 {
     struct rep_result r;
-    run_group_row(&r, sg->g, V_SKIP, why);
+    run_group_row(&r, sg->g, verdict, why);
+    r.cmp.classes = classes;
     sup_push_row(sg, &r);
+    sg->state = SUP_FINISHED;
 }
 
 /* Keeps what a worker prints until its work ends well (then it goes to stderr as it was) or
@@ -104,11 +107,11 @@ void sched_init(struct sched *s, struct run_ctx *cx, struct group *groups, int n
         sup_group_init(&s->sg[i], &groups[i]);
         rank[i] = (struct sched_rank){groups[i].cost, i};
         s->total_cost += groups[i].cost;
-        if (groups[i].skip_racecheck) {
-            sched_skip_row(&s->sg[i], "needs a race detector: run with --sanitize racecheck");
-            s->sg[i].state = SUP_FINISHED;
-            s->finished++;
-        }
+        if (groups[i].no_case)
+            sched_parent_row(&s->sg[i], cx->o->allow_empty ? V_SKIP : V_ERROR, CLS_NO_CASE, groups[i].no_case);
+        else if (groups[i].skip_racecheck)
+            sched_parent_row(&s->sg[i], V_SKIP, 0, "needs a race detector: run with --sanitize racecheck");
+        s->finished += s->sg[i].state == SUP_FINISHED;
     }
     qsort(rank, (size_t)n_groups, sizeof *rank, sched_by_cost);
     for (int i = 0; i < n_groups; i++)

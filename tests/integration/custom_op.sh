@@ -95,6 +95,32 @@ else
     expect_exit 2 "a length in a size the kernel does not take" -- "$H" run --backend sim --only-manifest \
         --manifest "$T/bad.manifest" --cases "$C/custom.cases"
     if grep -q "bad.manifest:7: buffer y: length: 'm': 'm' is not one of the kernel's sizes" "$T/out"; then ok "... named at its line"; else bad "... named at its line" "$T/out"; fi
+    # issue 47: what no case can change is refused at parse, at the manifest's line; what a case
+    # decides is that case's ERROR, naming the manifest's line too.
+    const_error() { # NAME BUFFERS GRID SCALARS REFERENCE WANT-AT-LINE
+        printf '[k]\nop = custom\nlang = cuda\nsource = softmax.cu\nentry = e\nsizes = n\nbuffers = %s\nargs = x y n\nblock = 1\ngrid = %s\nreference = %s\n%s\n' \
+            "$2" "$3" "$5" "$4" >"$T/const.manifest"
+        expect_exit 2 "issue 47: $1 is refused at parse" -- "$H" run --backend sim --only-manifest \
+            --manifest "$T/const.manifest" --cases "$C/custom.cases"
+        if grep -qF "const.manifest:$6" "$T/out"; then ok "... at its line"; else bad "... at its line: want $6" "$T/out"; fi
+    }
+    const_error "a length divided by 0" "x f32 in n/0; y f32 out n" n "" "softmax_ref.c f" "7: buffer x: length n/0 divides by 0 whatever the case"
+    const_error "a constant length past 2^31-1" "x f32 in 2147483648; y f32 out n" n "" "softmax_ref.c f" "7: buffer x: length 2147483648 is 2147483648 elements (0 to 2147483647)"
+    const_error "an empty constant range" "x f32 in n range 5 5; y f32 out n" n "" "softmax_ref.c f" "7: buffer x: range 5 5 is empty"
+    const_error "a backwards constant range" "x f32 in n range 5 1; y f32 out n" n "" "softmax_ref.c f" "7: buffer x: range 5 1 is empty"
+    const_error "a negative constant grid" "x f32 in n; y f32 out n" "n 0-1 1" "" "softmax_ref.c f" "10: grid 0-1 is -1 blocks"
+    const_error "an f32 scalar past FLT_MAX (1e40: inf)" "x f32 in n; y f32 out n" n "scalars = s f32 1e40" "softmax_ref.c f" "12: scalar s = 1e40: infinite as a float"
+    mkfifo "$T/fifo_ref.c" && mkdir -p "$T/dir_ref.c" && ln -sf /dev/zero "$T/zero_ref.c"
+    for r in fifo:FIFO dir:folder zero:"link to /dev/zero"; do
+        const_error "a reference that is a ${r#*:}" "x f32 in n; y f32 out n" n "" "${r%%:*}_ref.c f" "11: reference "
+        if grep -q "not a regular file" "$T/out"; then ok "... not a regular file"; else bad "... not a regular file" "$T/out"; fi
+    done
+    printf '[k]\nop = custom\nlang = cuda\nsource = %s/tests/data/nocase/k.cu\nentry = copy\nsizes = n\nbuffers = x f32 in n-200; y f32 out n\nargs = x y n\nblock = 64\ngrid = n/64\nreference = %s/tests/data/nocase/ref.c copy_ref\n' \
+        "$PWD" "$PWD" >"$T/short.manifest"
+    expect_exit 1 "issue 47: a length negative on a case is that case's ERROR" -- "$H" run --backend sim --width 32 \
+        --only-manifest --manifest "$T/short.manifest" --cases "$C/custom.cases" --case n_1 --json "$T/short.jsonl"
+    json_check "issue 47: ... naming the declaration and the manifest's line" "$T/short.jsonl" \
+        "len(recs) == 1 and recs[0]['verdict'] == 'ERROR' and 'buffer x f32 in n-200 ($T/short.manifest:7): length: -199 elements' in recs[0]['why']"
     printf 'custom c n=1 9lives=2\n' >"$T/bad.cases"
     expect_exit 2 "a custom case size that is no C name" -- "$H" run --backend sim --only-manifest \
         --manifest "$C/custom.manifest" --cases "$T/bad.cases"

@@ -14,10 +14,21 @@ else
     expect_exit 0 "known-bugs --from a run" -- "$H" known-bugs --from "$T/kb-run.jsonl" -o "$T/kb.list"
     if [ "$(grep -c '^sim SIMT\*emulator\*(2\*cores) cuda/tile_edge edge_.* width=32 TRIAGE: FAIL wrong' "$T/kb.list")" = 3 ]
     then ok "one entry per failure, with its width"; else bad "one entry per failure, with its width" "$T/kb.list"; fi
-    expect_exit 0 "--known-bugs with the draft: the listed failures are XFAIL" -- "$H" run "${sel[@]}" \
+    # issue 47: the draft as drafted turns every failure into XFAIL: nobody triaged it.
+    expect_exit 2 "issue 47: --known-bugs with the unedited draft is refused" -- "$H" run "${sel[@]}" \
+        --known-bugs "$T/kb.list"
+    if grep -q "kb.list:5: its reason still says TRIAGE" "$T/out"; then ok "issue 47: ... naming its first TRIAGE line"
+    else bad "issue 47: ... naming its first TRIAGE line" "$T/out"; fi
+    sed -i 's/TRIAGE: FAIL wrong/tile edge bug, triaged/' "$T/kb.list"
+    expect_exit 0 "--known-bugs with the triaged draft: the listed failures are XFAIL" -- "$H" run "${sel[@]}" \
         --known-bugs "$T/kb.list" --json "$T/kb-xfail.jsonl"
     json_check "each listed failure is a known bug, the rest passes" "$T/kb-xfail.jsonl" \
-        "sorted(r['verdict'] for r in recs) == ['PASS', 'PASS', 'XFAIL', 'XFAIL', 'XFAIL'] and all('known bug: TRIAGE' in r['why'] for r in recs if r['verdict'] == 'XFAIL')"
+        "sorted(r['verdict'] for r in recs) == ['PASS', 'PASS', 'XFAIL', 'XFAIL', 'XFAIL'] and all('known bug: tile edge bug, triaged' in r['why'] for r in recs if r['verdict'] == 'XFAIL')"
+    printf '[flakes]\nsim * * * everything is flaky\n' >"$T/flakes-all.list"
+    expect_exit 2 "issue 47: a [flakes] entry for every kernel is refused" -- "$H" run "${sel[@]}" \
+        --known-bugs "$T/flakes-all.list"
+    if grep -q "flakes-all.list:2: a \[flakes\] entry for every kernel" "$T/out"; then ok "issue 47: ... at its line"
+    else bad "issue 47: ... at its line" "$T/out"; fi
     sed 's/width=32/width=64/' "$T/kb.list" >"$T/kb64.list"
     expect_exit 1 "an entry for width 64 leaves width 32 failing" -- "$H" run "${sel[@]}" --known-bugs "$T/kb64.list"
     expect_exit 2 "a --known-bugs file that does not exist is refused" -- "$H" run "${sel[@]}" --known-bugs "$T/none.list"

@@ -58,9 +58,13 @@ else
     form_error "type = i64 is not a reduction's type" 9 "f32, f64, f16" "chunk = 256" "type = i64"
     form_error "combine = avg is not a combine" 9 "sum, max or min" "chunk = 256" "combine = avg"
     form_error "partials = 1 with a chunk" 9 "no chunk" "chunk = 256" "partials = 1"
-    form_error "an identity the type cannot hold" 10 "not a value of i32" "chunk = 256" "type = i32" "identity = 0.5"
-    form_error "a float sum's identity is 0" 9 "starts from 0" "chunk = 256" "identity = 1"
+    form_error "an identity the type cannot hold" 10 "identity 0.5 is not the neutral element of sum over i32" "chunk = 256" "type = i32" "identity = 0.5"
+    form_error "a float sum's identity is 0" 9 "identity 1 is not the neutral element of sum over f32 (write 0" "chunk = 256" "identity = 1"
+    # issue 47: an identity that is not the combine's neutral element makes every expected
+    # output the identity (or NaN), which a kernel writing nothing can match.
+    form_error "issue 47: identity = nan for a float max" 10 "identity nan is not the neutral element of max over f32 (write -inf or leave identity out)" "chunk = 256" "combine = max" "identity = nan"
+    form_error "issue 47: identity = INT_MAX for an i32 max" 11 "identity 2147483647 is not the neutral element of max over i32 (write -2147483648 or leave identity out)" "chunk = 256" "type = i32" "combine = max" "identity = 2147483647"
     form_error "no chunk and no partials = 1" 1 "has no 'chunk'" "type = i32"
     FORM_LANG=hip form_error "an f64 identity parameter on HIP" 10 "only CUDA" "chunk = 256" "type = f64" "args = x partials n identity"
-    form_error "an f64 identity parameter a float cannot hold" 12 "cannot hold" "chunk = 256" "type = f64" "combine = max" "identity = 1e300" "args = x partials n identity"
+    form_error "an f64 max's identity is -inf, not 1e300" 11 "identity 1e300 is not the neutral element of max over f64" "chunk = 256" "type = f64" "combine = max" "identity = 1e300" "args = x partials n identity"
 fi

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 # tests/integration/trust.sh: inputs and results the harness must not trust blindly (issue 27):
 # the gate across device shards, runs that cannot prove they were whole, inputs that block or
-# explode, outputs that collide, and the emulator's cache of built kernels.
+# explode, outputs that collide, and the emulator's cache of built kernels; and what must not be
+# silent (issue 47): kernels no case runs, shards of different runs, wrong HB_SIM_DEVICES,
+# HB_ROOT or HB_BUILD_DIR, a missing HOME.
 # Sourced by tests/integration.sh, which defines H, T, BUILD and the ok/bad/skip/json_check helpers.
 TD=tests/data/trust
 # has MESSAGE: the last command's output holds MESSAGE (a fixed string).
@@ -44,6 +46,14 @@ mkdir -p "$T/noroot"
 ln -s "$PWD/cases" "$T/noroot/cases" && ln -s "$PWD/kernels" "$T/noroot/kernels"
 expect_exit 2 "a wrong HB_ROOT is bad usage" -- env HB_ROOT="$T/noroot" "$H" run --backend sim
 has "... naming the folder that holds no backend" "unknown backend 'sim': $T/noroot/harness/backends holds no backend"
+# issue 47: without --backend too, not a bare "no case ran" (exit 4).
+expect_exit 2 "issue 47: a wrong HB_ROOT without --backend is bad usage" -- env HB_ROOT="$T/noroot" "$H" run
+has "... naming the folder" "no backend to run: $T/noroot/harness/backends holds no backend"
+has "... and the variable" "is HB_ROOT right?"
+mkdir -p "$T/nobuild/build"
+expect_exit 2 "issue 47: a wrong HB_BUILD_DIR without --backend is bad usage" -- env HB_BUILD_DIR="$T/nobuild/build" \
+    "$H" run --only-manifest --manifest tests/data/nocase/nocase.manifest --cases tests/data/nocase/n.cases
+has "... naming the folder and the variable" "$T/nobuild/harness/backends holds no backend (a folder with a backend.mk): is HB_BUILD_DIR right?"
 
 "$H" --version >"$T/version" 2>&1
 if [ -z "$(device_count sim)" ]; then
@@ -62,8 +72,13 @@ else
     has "... on the verdicts gone bad" "2 verdicts worse"
     expect_exit 2 "--devices all --compare with a missing baseline fails before any shard" -- env HB_SIM_DEVICES=2 \
         "$H" run $G --manifest "$TD/good/gate.manifest" --compare "$T/none.jsonl"
-    expect_exit 3 "HB_SIM_DEVICES=0 leaves the emulator no device" -- env HB_SIM_DEVICES=0 "$H" run --backend sim --list
-    has "... saying why" "HB_SIM_DEVICES=0: expected a number of devices from 1 to 8"
+    # issue 47: a wrong HB_SIM_DEVICES is the user's setting gone wrong, not a machine without
+    # devices (exit 3, which the CMake package's test reads as Skipped).
+    for d in 0 9 -1 abc 2x; do
+        expect_exit 2 "issue 47: HB_SIM_DEVICES=$d is bad usage" -- env HB_SIM_DEVICES=$d "$H" run --backend sim --list
+        has "... naming the variable and the range" "HB_SIM_DEVICES=$d: expected a number of devices from 1 to 8"
+    done
+    expect_exit 2 "issue 47: ... also without --backend" -- env HB_SIM_DEVICES=0 "$H" run --list
 
     # Three cases that each pass the host check (11x their buffers) but not together: every
     # used case's data stays for the run.
@@ -108,8 +123,8 @@ if [ -z "$(device_count sim)" ]; then
     skip "ci/gate passes the harness's exit code through make" "sim backend not built"
 else
     # The conformance recipe with a run that finds no device (make's all is up to date here).
-    expect_exit 3 "ci/gate conformance: the harness's exit 3 (no device), not make's 2" -- env HB_SIM_DEVICES=0 \
-        ci/gate --no-print-directory conformance BUILD="$BUILD" "HB_RUN=$H run --backend sim"
+    expect_exit 3 "ci/gate conformance: the harness's exit 3 (no device), not make's 2" -- env CUDA_VISIBLE_DEVICES= \
+        ci/gate --no-print-directory conformance BUILD="$BUILD" "HB_RUN=$H run --backend cuda"
     has "... and make's log says so" "conformance: the harness exited 3"
 fi
 
@@ -167,4 +182,62 @@ if [ -n "$(device_count sim)" ]; then
     else
         ok "a setsid grandchild of a kernel is ended when the harness exits"
     fi
+fi
+
+if [ -z "$(device_count sim)" ]; then
+    skip "issue 47: kernels that never run, shards of two runs, a missing HOME" "sim backend not built"
+else
+    echo "integration: issue 47: every listed kernel is accounted for"
+    N=tests/data/nocase
+    NC=(--backend sim --width 32 --only-manifest --manifest "$N/nocase.manifest" --cases "$N/n.cases")
+    expect_exit 1 "issue 47: kernels no case runs fail the run beside one that passes" -- "$H" run "${NC[@]}" \
+        --json "$T/nc.jsonl" --junit "$T/nc.xml" --html "$T/nc.html"
+    json_check "issue 47: [typo] is an ERROR row (no-case) saying the catalogue gives n, not N, and where it is" \
+        "$T/nc.jsonl" "[(r['case'], r['verdict'], r['classes']) for r in find(kernel='typo')] == [('*', 'ERROR', 'no-case')] and 'no custom case of $N/n.cases gives exactly its sizes N (they give n)' in find(kernel='typo')[0]['why'] and 'nocase.manifest:16' in find(kernel='typo')[0]['why']"
+    json_check "issue 47: a cases glob matching nothing, custom or sgemm, is an ERROR row naming the glob" "$T/nc.jsonl" \
+        "all(len(find(kernel=k)) == 1 and find(kernel=k)[0]['verdict'] == 'ERROR' and 'its cases glob nosuch* matches no ' + op + ' case of $N/n.cases' in find(kernel=k)[0]['why'] for k, op in (('glob_none', 'custom'), ('gemm_none', 'sgemm')))"
+    json_check "issue 47: ... while [good] passes both cases" "$T/nc.jsonl" \
+        "[r['verdict'] for r in find(kernel='good')] == ['PASS', 'PASS']"
+    python3 - "$T/nc.xml" >"$T/py" 2>&1 <<'PY'
+import sys, xml.etree.ElementTree as ET
+cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
+errors = {c.get("name") + " " + c.get("classname", "") for c in cases if c.find("error") is not None}
+assert sum("typo" in e for e in errors) == 1 and sum("glob_none" in e for e in errors) == 1, errors
+PY
+    if [ $? = 0 ]; then ok "issue 47: ... and JUnit has an error for each"; else bad "issue 47: ... and JUnit has an error for each" "$T/py"; fi
+    if grep -q "typo" "$T/nc.html" && grep -q "never runs" "$T/nc.html"; then ok "issue 47: ... and the HTML page says so"
+    else bad "issue 47: ... and the HTML page says so" "$T/nc.html"; fi
+    expect_exit 0 "issue 47: --allow-empty makes them SKIP rows that do not fail" -- "$H" run "${NC[@]}" --allow-empty \
+        --json "$T/nc-allow.jsonl"
+    json_check "issue 47: ... still saying why" "$T/nc-allow.jsonl" \
+        "all(r['verdict'] == 'SKIP' and r['classes'] == 'no-case' and 'never runs' in r['why'] for k in ('typo', 'glob_none', 'gemm_none') for r in find(kernel=k))"
+    expect_exit 1 "issue 47: a --case filter does not hide them (the catalogue never gives N)" -- "$H" run "${NC[@]}" \
+        --case n_1 --json "$T/nc-case.jsonl"
+    json_check "issue 47: ... [typo] is still its ERROR row" "$T/nc-case.jsonl" \
+        "[r['verdict'] for r in find(kernel='typo')] == ['ERROR'] and len(find(kernel='good')) == 1"
+    expect_exit 4 "issue 47: filters that leave every kernel out still exit 4" -- "$H" run "${NC[@]}" --kernel good \
+        --shard 2/3
+    "$H" run "${NC[@]}" --list >"$T/nc.ids" 2>"$T/out"
+    has "issue 47: --list names each kernel that never runs on standard error" "cuda/typo never runs: no custom case of"
+    if [ "$(cat "$T/nc.ids")" = "$(printf 'sim:0:w32:cuda/good:n_1\nsim:0:w32:cuda/good:n_100')" ]; then
+        ok "issue 47: ... its standard output the ids alone"
+    else bad "issue 47: ... its standard output the ids alone" "$T/nc.ids"; fi
+
+    echo "integration: issue 47: merge refuses shards of different runs"
+    S=(--backend sim --width 32 --only-manifest --manifest "$TD/good/gate.manifest" --quiet)
+    "$H" run "${S[@]}" --case edge_1x2x3,edge_15x16x17 --shard 0/2 --json "$T/m0.jsonl" >"$T/out" 2>&1
+    "$H" run "${S[@]}" --case edge_1x2x3,edge_15x16x17 --shard 1/2 --json "$T/m1.jsonl" >"$T/out" 2>&1
+    "$H" run "${S[@]}" --case edge_1x2x3,edge_2x3x5 --shard 1/2 --json "$T/x1.jsonl" >"$T/out" 2>&1
+    expect_exit 0 "issue 47: shards of one run merge" -- "$H" merge --json "$T/m.jsonl" "$T/m0.jsonl" "$T/m1.jsonl"
+    expect_exit 2 "issue 47: shard 1 of another selection is refused" -- "$H" merge --json "$T/x.jsonl" \
+        "$T/m0.jsonl" "$T/x1.jsonl"
+    has "... saying so" "x1.jsonl: shard 1/2 is not of the run $T/m0.jsonl is a shard of: its selection differs"
+
+    echo "integration: issue 47: a missing HOME is not made"
+    rm -rf "$T/nohome" "$T/tmpd" && mkdir -p "$T/tmpd"
+    expect_exit 0 "issue 47: a run-time compile with HOME missing and no XDG_CACHE_HOME" -- env -u XDG_CACHE_HOME \
+        HOME="$T/nohome/home" TMPDIR="$T/tmpd" "$H" run "${S[@]}" --case edge_1x2x3
+    if [ ! -e "$T/nohome" ]; then ok "issue 47: ... HOME is not created"; else bad "issue 47: ... HOME is not created" "$T/out"; fi
+    if [ -d "$T/tmpd/gpu-harness-$(id -u)/sim" ]; then ok "issue 47: ... the cache is a folder of the user's own in TMPDIR"
+    else bad "issue 47: ... the cache is a folder of the user's own in TMPDIR" "$T/out"; fi
 fi

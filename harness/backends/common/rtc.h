@@ -27,9 +27,10 @@ int rtc_prebuilt(const struct hb_kernel_spec *s, const char *sub, const char *ex
                  size_t errlen);
 
 /* The run-time compile cache (rtc_cache.c). Its folder for a backend: $XDG_CACHE_HOME/
- * gpu-harness/<backend>, ~/.cache/gpu-harness/<backend>, or build_dir/kernels/runtime/
- * <backend> when neither can be created; one that is a symbolic link, owned by another user
- * or writable by others is refused. 0, or -1 with err. */
+ * gpu-harness/<backend>, else ~/.cache/gpu-harness/<backend> when HOME is a folder (a missing
+ * HOME is never made), else $TMPDIR/gpu-harness-UID/<backend> (/tmp without a TMPDIR folder);
+ * build_dir/kernels/runtime/<backend> when that cannot be created. One that is a symbolic
+ * link, owned by another user or writable by others is refused. 0, or -1 with err. */
 int rtc_cache_dir(const struct hb_kernel_spec *s, const char *backend, char *dir, size_t len, char *err, size_t errlen);
 
 /* dir/<first 32 hex digits of digest><ext> into path: 1 when that product is there and sound (rtc_product_ok), 0

@@ -70,15 +70,25 @@ static int rtc_safe_dir(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
+/* Whether path is an existing folder: a cache goes inside one, never makes it. */
+static int rtc_is_dir(const char *path)
+{
+    struct stat st;
+    return path && *path == '/' && !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int rtc_cache_dir(const struct hb_kernel_spec *s, const char *backend, char *dir, size_t len, char *err, size_t errlen)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
     char dirs[3][2048];
     int nd = 0;
     if (xdg && *xdg == '/')
         snprintf(dirs[nd++], sizeof dirs[0], "%s/gpu-harness/%s", xdg, backend);
-    else if (home && *home == '/')
+    else if (rtc_is_dir(home))
         snprintf(dirs[nd++], sizeof dirs[0], "%s/.cache/gpu-harness/%s", home, backend);
+    else /* HOME missing (as root, making it would make the whole path): a folder of our own in TMPDIR */
+        snprintf(dirs[nd++], sizeof dirs[0], "%s/gpu-harness-%ld/%s", rtc_is_dir(tmp) ? tmp : "/tmp", (long)geteuid(),
+                 backend);
     if (s->build_dir)
         snprintf(dirs[nd++], sizeof dirs[0], "%s/kernels/runtime/%s", s->build_dir, backend);
     for (int i = 0; i < nd; i++) {
@@ -90,8 +100,8 @@ int rtc_cache_dir(const struct hb_kernel_spec *s, const char *backend, char *dir
             break;
         return 0;
     }
-    snprintf(err, errlen, "no writable cache folder for run-time compiles (tried %s%s%s)",
-             nd ? dirs[0] : "none: no XDG_CACHE_HOME, HOME or build_dir", nd > 1 ? " and " : "", nd > 1 ? dirs[1] : "");
+    snprintf(err, errlen, "no writable cache folder for run-time compiles (tried %s%s%s)", dirs[0],
+             nd > 1 ? " and " : "", nd > 1 ? dirs[1] : "");
     return -1;
 }
 

@@ -49,7 +49,7 @@ static int sim_cores(void)
     return n < 1 ? 1 : n > SIM_MAX_THREADS ? SIM_MAX_THREADS : (int)n;
 }
 
-#define SIM_MAX_DEVICES 8
+#define SIM_MAX_DEVICES 8 /* harness/cmd/run_options.c checks HB_SIM_DEVICES against it first */
 
 /* HB_SIM_DEVICES, or 1; -1 with err when it is not a count from 1 to SIM_MAX_DEVICES. */
 static int sim_device_count(char *err, size_t errlen)
