@@ -88,9 +88,9 @@ static int arena_file_fits(size_t bytes)
     if (getrlimit(RLIMIT_FSIZE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY || (rlim_t)bytes <= lim.rlim_cur)
         return 1;
     fprintf(stderr,
-            "harness: the file size limit (ulimit -f: %.1f MiB) is below the %.1f GiB of address space the case "
+            "harness: the file size limit (ulimit -f: %llu KiB) is below the %.1f GiB of address space the case "
             "data's shared memory file takes: the run goes without it (workers start once all case data is made)\n",
-            (double)lim.rlim_cur / 1048576.0, (double)bytes / 1073741824.0);
+            (unsigned long long)(lim.rlim_cur / 1024), (double)bytes / 1073741824.0);
     return 0;
 }
 

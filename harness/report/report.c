@@ -15,6 +15,7 @@
 #include "jsonl.h"
 #include "junit.h"
 #include "ref.h"
+#include "report_file.h"
 #include "text.h"
 #include "version.h"
 
@@ -142,7 +143,7 @@ static void write_failed(struct rep_sink *s, const char *what)
 {
     if (s->write_failed++)
         return;
-    err_set(&s->write_err, "%s: write failed: %s", what, strerror(errno ? errno : EIO));
+    err_set(&s->write_err, "%s: write failed: %s%s", what, strerror(errno ? errno : EIO), rep_file_limit(errno));
 }
 
 int rep_open(struct rep_sink *s, const char *json_path, const char *junit_path, const struct run_header *h,

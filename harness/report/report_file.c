@@ -67,7 +67,7 @@ int rep_file_commit(struct rep_file *rf, struct hb_err *err)
     if (!bad && rf->tmp && rename(rf->tmp, rf->path) != 0)
         bad = 1;
     if (bad)
-        err_set(err, "%s: write failed: %s", rf->path, strerror(errno ? errno : EIO));
+        err_set(err, "%s: write failed: %s%s", rf->path, strerror(errno ? errno : EIO), rep_file_limit(errno));
     if (rf->tmp) {
         if (bad)
             unlink(rf->tmp);
@@ -75,6 +75,8 @@ int rep_file_commit(struct rep_file *rf, struct hb_err *err)
     }
     return bad ? -1 : 0;
 }
+
+const char *rep_file_limit(int err) { return err == EFBIG ? " (the file size limit: ulimit -f?)" : ""; }
 
 void rep_file_release(struct rep_file *rf)
 {

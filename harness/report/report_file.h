@@ -31,5 +31,8 @@ FILE *rep_file_begin(struct rep_file *rf, struct hb_err *err);
 int rep_file_commit(struct rep_file *rf, struct hb_err *err);
 /* Closes whatever is open, removes an uncommitted temporary, frees; the target stays as it is. */
 void rep_file_release(struct rep_file *rf);
+/* After a failed write's error number: the limit behind it, for the message (" (ulimit -f?)"
+ * for EFBIG, a file past the file size limit), else "". */
+const char *rep_file_limit(int err);
 
 #endif
