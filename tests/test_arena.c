@@ -4,10 +4,11 @@
  * make it writable; it has nothing of the run's own memory, in the region or past it (sealed,
  * or no arena); a full arena is out of memory
  * (exit 2); a sealed or closed one hands out heap memory; frees of either kind are right
- * (ASan's leak check). */
+ * (ASan's leak check); a file size limit below the arena means no arena, never SIGXFSZ. */
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "arena.h"
@@ -137,6 +138,34 @@ START_TEST(sealed_or_closed_arenas_hand_out_heap_memory)
 }
 END_TEST
 
+/* ulimit -f 1024 (1 MiB): the arena's memory file of 1 GiB cannot be made. The run goes without
+ * an arena (heap memory), it does not die of SIGXFSZ (the default action, as in a harness that
+ * did not ignore it) while making the file. A region within the limit is made as before. */
+START_TEST(a_file_size_limit_below_the_arena_means_no_arena_not_a_death)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_DFL);
+        struct rlimit lim = {1 << 20, 1 << 20};
+        if (setrlimit(RLIMIT_FSIZE, &lim))
+            _exit(3);
+        if (arena_open((size_t)1 << 30) != -1)
+            _exit(4);
+        int *heap = arena_calloc(16, sizeof *heap);
+        heap[15] = 1;
+        arena_free(heap);
+        if (arena_open(1 << 16) != 0)
+            _exit(5);
+        arena_close();
+        _exit(0);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x (signal %d)", status,
+                  WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("arena");
@@ -147,6 +176,7 @@ static Suite *suite(void)
     tcase_add_test(t, own_memory_past_the_arena_is_in_no_child_either);
     tcase_add_exit_test(t, a_full_arena_is_out_of_memory, 2);
     tcase_add_test(t, sealed_or_closed_arenas_hand_out_heap_memory);
+    tcase_add_test(t, a_file_size_limit_below_the_arena_means_no_arena_not_a_death);
     suite_add_tcase(s, t);
     return s;
 }

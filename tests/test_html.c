@@ -191,6 +191,39 @@ START_TEST(invalid_utf8_and_controls_still_make_a_valid_page)
 }
 END_TEST
 
+/* The page that stands in while a run goes on says so, and an interrupted run's page says its
+ * results are not all there; neither looks like a whole run. */
+START_TEST(an_unfinished_or_interrupted_run_says_so_on_its_page)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    html_write_unfinished(f);
+    char *text = t_slurp(f);
+    fclose(f);
+    ck_assert_int_eq(strncmp(text, "<!DOCTYPE html>\n<html", 21), 0);
+    ck_assert_ptr_nonnull(strstr(text, "</body>\n</html>\n"));
+    ck_assert_msg(strstr(text, "Not finished: a harness run started at "), "%s", text);
+    ck_assert_ptr_null(strstr(text, "passed"));
+    free(text);
+    struct rep_result r = rec("sgemm_tiled", "edge_127", V_PASS);
+    struct rep_sink s;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(rep_open(&s, NULL, NULL, NULL, &err), 0);
+    rep_add(&s, &r);
+    ck_assert_int_eq(rep_finish(&s, 1, &err), 0);
+    f = tmpfile();
+    html_write(f, &s);
+    text = t_slurp(f);
+    fclose(f);
+    rep_close(&s);
+    ck_assert_msg(strstr(text, "This run was interrupted: the results it did not reach are missing."), "%s", text);
+    free(text);
+    text = page(&r, 1);
+    ck_assert_ptr_null(strstr(text, "interrupted"));
+    free(text);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("html");
@@ -202,6 +235,7 @@ int main(void)
     tcase_add_test(tc, short_reduction_grid_leaves_empty_cells_undrawn);
     tcase_add_test(tc, tiny_map_is_wide_and_tall_enough_for_its_labels);
     tcase_add_test(tc, invalid_utf8_and_controls_still_make_a_valid_page);
+    tcase_add_test(tc, an_unfinished_or_interrupted_run_says_so_on_its_page);
     suite_add_tcase(s, tc);
     return t_run(s);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_report.c: the report sink and writers (report.c, report_text.c, jsonl_write.c,
  * junit.c): JSON and XML escaping with invalid UTF-8 made valid, the streaming JUnit file
- * staying well-formed with the right counts after every record, JSON lines with a header, an
+ * staying well-formed with the right counts after every record and failing until the run has
+ * finished (a killed run's report is no clean run), JSON lines with a header, an
  * end record and non-finite figures as strings, the closing summary line, the reproducer,
  * NaN origins, terminal escapes, and writes that fail. */
 #include <math.h>
@@ -123,9 +124,9 @@ START_TEST(junit_is_well_formed_with_right_counts_after_every_record)
     struct rep_sink s;
     struct hb_err err = {{0}};
     ck_assert_msg(rep_open(&s, json, junit, NULL, &err) == 0, "%s", err.msg);
-    expect_counts(junit, 0, 0, 0, 0);
+    expect_counts(junit, 1, 0, 1, 0); /* the run's own test case: not finished */
     const enum hb_verdict seq[] = {V_PASS, V_FAIL, V_XPASS, V_ERROR, V_SKIP, V_XFAIL, V_SUSPECT, V_FAIL};
-    int tests = 0, failures = 0, errors = 0, skipped = 0;
+    int tests = 1, failures = 0, errors = 1, skipped = 0;
     for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
         char name[32];
         snprintf(name, sizeof name, "case<%zu>&", i);
@@ -149,6 +150,49 @@ START_TEST(junit_is_well_formed_with_right_counts_after_every_record)
     rep_close(&s);
     expect_counts(junit, 8, 3, 1, 1);
     t_rmtree(dir);
+}
+END_TEST
+
+/* The JUnit as a run killed outright (SIGKILL: nothing more is written) leaves it, after a
+ * passing result, and after the run's end, whole or interrupted. */
+static char *junit_after(int finish, int interrupted)
+{
+    char *dir = t_tmpdir(), junit[256];
+    snprintf(junit, sizeof junit, "%s/r.xml", dir);
+    struct rep_sink s;
+    struct hb_err err = {{0}};
+    ck_assert_msg(rep_open(&s, NULL, junit, NULL, &err) == 0, "%s", err.msg);
+    struct rep_result pass = result(V_PASS, "p");
+    rep_add(&s, &pass);
+    char *text = NULL;
+    if (!finish) {
+        text = t_slurp_path(junit);
+        expect_counts(junit, 2, 0, 1, 0);
+    }
+    if (finish)
+        ck_assert_int_eq(rep_finish(&s, interrupted, &err), 0);
+    rep_close(&s);
+    if (finish) {
+        text = t_slurp_path(junit);
+        expect_counts(junit, 1 + interrupted, 0, interrupted, 0);
+    }
+    t_rmtree(dir);
+    return text;
+}
+
+START_TEST(a_killed_runs_junit_fails_saying_it_did_not_finish)
+{
+    char *text = junit_after(0, 0);
+    ck_assert_msg(strstr(text, "<error type=\"incomplete\" message=\"the harness run did not finish (killed?)"), "%s",
+                  text);
+    free(text);
+    text = junit_after(1, 1);
+    ck_assert_msg(strstr(text, "message=\"the run was interrupted: the results it did not reach are missing"), "%s",
+                  text);
+    free(text);
+    text = junit_after(1, 0);
+    ck_assert_ptr_null(strstr(text, "incomplete"));
+    free(text);
 }
 END_TEST
 
@@ -442,6 +486,7 @@ static Suite *suite(void)
     tcase_add_test(t, json_string_escapes_quotes_backslashes_and_controls);
     tcase_add_test(t, xml_string_escapes_markup_and_replaces_what_xml_forbids);
     tcase_add_test(t, junit_is_well_formed_with_right_counts_after_every_record);
+    tcase_add_test(t, a_killed_runs_junit_fails_saying_it_did_not_finish);
     tcase_add_test(t, json_lines_are_objects_with_verdicts_and_string_non_finites);
     tcase_add_test(t, summary_ends_with_passed_failed_skipped);
     tcase_add_test(t, summary_of_a_clean_run_has_no_failures);

@@ -204,6 +204,43 @@ START_TEST(no_skip_is_taken_after_a_load)
 }
 END_TEST
 
+/* A reused worker stopped while idle (SIGSTOP between groups) is killed at the deadline of the
+ * group it was sent, of which it said nothing: no row blames that group's kernel, the group goes
+ * to another worker; lost so a second time, or by a fresh worker, the group has its row. */
+START_TEST(a_reused_worker_lost_before_the_group_began_costs_no_row)
+{
+    struct run_ctx cx;
+    struct sup_group s;
+    fixture(&cx, &s, 0);
+    opts.timeout_s = 10, group.n_cases = 12;
+    s.next = 0;
+    int rows = s.n_rows;
+    struct sup_worker *w = calloc(1, sizeof *w);
+    w->served = 1; /* it finished a group before this one */
+    sup_turn_start(w, &s);
+    w->timed_out = 1;
+    ck_assert_int_eq(sup_worker_lost(&cx, &s, w), 1);
+    ck_assert_int_eq(s.n_rows, rows);
+    ck_assert_int_eq(s.next, 0);
+    sup_turn_start(w, &s); /* lost again, in the worker it went to */
+    ck_assert_int_eq(sup_worker_lost(&cx, &s, w), 0);
+    ck_assert_int_eq(s.n_rows, rows + 1);
+    ck_assert(s.rows[rows].group_row && s.rows[rows].verdict == V_ERROR);
+    ck_assert_msg(strstr(s.rows[rows].why, "no answer in 10 s"), "%s", s.rows[rows].why);
+    sup_group_free(&s);
+    fixture(&cx, &s, 0);
+    opts.timeout_s = 10, group.n_cases = 12;
+    s.next = 0, rows = s.n_rows;
+    memset(w, 0, sizeof *w); /* a fresh worker: the group is the first it was sent */
+    sup_turn_start(w, &s);
+    w->timed_out = 1;
+    ck_assert_int_eq(sup_worker_lost(&cx, &s, w), 0);
+    ck_assert_int_eq(s.n_rows, rows + 1);
+    free(w);
+    sup_group_free(&s);
+}
+END_TEST
+
 /* Two workers blocked sending their next launch while the parent compared for 20 s: neither
  * is charged, and one with no deadline (idle) gets none. */
 START_TEST(the_parents_time_is_no_workers)
@@ -229,6 +266,7 @@ static Suite *suite(void)
     tcase_add_test(t, only_the_record_due_is_taken);
     tcase_add_test(t, a_group_record_ends_the_turn_not_the_worker);
     tcase_add_test(t, the_parents_time_is_no_workers);
+    tcase_add_test(t, a_reused_worker_lost_before_the_group_began_costs_no_row);
     suite_add_tcase(s, t);
     return s;
 }

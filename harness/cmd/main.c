@@ -2,6 +2,7 @@
 /* main.c: the command line. Picks the command and hands its arguments to that command's
  * option table (run_options.c, bench_options.c, merge_options.c); every command returns one
  * of run.h's exit codes, which main returns as they are. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,9 @@ int main(int argc, char **argv)
         fputs(usage, stderr);
         return EXIT_USAGE;
     }
+    /* A write past the file size limit (ulimit -f) is an error it reports (EFBIG, "File too
+     * large", naming the file), not a death with no word and every report cut. */
+    signal(SIGXFSZ, SIG_IGN);
     /* A kernel's grandchild that left its process group (setsid) is ours to end at exit. */
     child_adopt_orphans();
     atexit(child_kill_orphans);

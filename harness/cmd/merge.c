@@ -131,8 +131,9 @@ static int no_repeats(const struct rep_result *all, int n)
     return rc;
 }
 
-/* Reads every input into one array, in the order given, and its header into *h. */
-static int read_all(const struct merge_opts *o, struct rep_result **all, int *n, struct run_header *h)
+/* Reads every input into one array, in the order given, and its header into *h; *interrupted
+ * when any input's run was interrupted. */
+static int read_all(const struct merge_opts *o, struct rep_result **all, int *n, struct run_header *h, int *interrupted)
 {
     struct jsonl_run *runs = xcalloc((size_t)o->n_inputs, sizeof *runs);
     int ok = 1, total = 0;
@@ -143,6 +144,7 @@ static int read_all(const struct merge_opts *o, struct rep_result **all, int *n,
             ok = 0;
         }
         ok = ok && input_whole(o->inputs[f], &runs[f]);
+        *interrupted |= runs[f].interrupted;
         total += runs[f].n;
     }
     ok = ok && shards_add_up(o, runs);
@@ -194,8 +196,8 @@ int merge_files(const struct merge_opts *o)
     struct out_opts out = o->out;
     struct hb_err err = {{0}};
     struct rep_sink *sink = xcalloc(1, sizeof *sink);
-    int code = EXIT_USAGE;
-    if (read_all(o, &all, &n, h))
+    int code = EXIT_USAGE, interrupted = o->interrupted;
+    if (read_all(o, &all, &n, h, &interrupted))
         goto done;
     if (out_prepare(&out, &err) || rep_open(sink, o->json, o->junit, h, &err)) {
         fprintf(stderr, "harness: merge: %s\n", err.msg);
@@ -212,7 +214,7 @@ int merge_files(const struct merge_opts *o)
     }
     printf("harness merge: %d input file%s, %d records, %d repeated group rows or shard-local XPASS dropped\n",
            o->n_inputs, o->n_inputs == 1 ? "" : "s", n, dropped);
-    code = out_finish(&out, sink, rep_failed(sink) ? EXIT_FAILURES : EXIT_OK, 0, &err);
+    code = out_finish(&out, sink, rep_failed(sink) ? EXIT_FAILURES : EXIT_OK, interrupted, &err);
     if (err.msg[0])
         fprintf(stderr, "harness: merge: %s\n", err.msg);
 done:

@@ -12,6 +12,7 @@ struct merge_opts {
     const char **inputs; /* shard JSON lines files, in order */
     int n_inputs;
     int allow_partial; /* shards of a split may be missing */
+    int interrupted;   /* the run did not finish (--devices all: a signal, a shard killed) */
 };
 
 /* Merges o->inputs into one report as one run would have written it; returns its exit code

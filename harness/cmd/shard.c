@@ -3,7 +3,9 @@
  * and its own JSON file; the parent waits for all of them and hands the files to merge,
  * which rebuilds the single JUnit, JSON, HTML and summary. A shard dies with the parent; a
  * SIGINT or SIGTERM to the parent goes to every shard, whose reports (all they had) are
- * still merged, and the temporary folder goes in every case. */
+ * still merged, and the temporary folder goes in every case. A shard that died before its end
+ * record (killed) keeps the results it wrote: its file is closed as an interrupted run's, and
+ * the merged reports say the run was interrupted, as they do after a signal. */
 #include "shard.h"
 
 #include <errno.h>
@@ -14,10 +16,10 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "jsonl.h"
 #include "loader.h"
 #include "merge.h"
 #include "probe.h"
@@ -26,7 +28,7 @@
 
 #define SHARD_MAX MAX_DEVICES
 /* After passing a signal on, how long the shards have to write their reports and exit. */
-#define SHARD_GRACE_S 10
+#define SHARD_GRACE_MS 10000.0
 
 static volatile sig_atomic_t shard_signal;
 
@@ -68,23 +70,23 @@ static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
 }
 
 /* Waits for every shard; a signal to this process is passed on to each, and a shard still
- * running SHARD_GRACE_S seconds later is killed with its group. Returns the worst of the
+ * running SHARD_GRACE_MS later is killed with its group. Returns the worst of the
  * shards' usage (2) and no-device (3) exits, else 0; failed[k] is shard k's status when it
  * failed in any other way (exit 1, a signal), which fails the run whatever the merged
  * results say. */
 static int shard_wait(pid_t *pids, int n, int *failed)
 {
     int worst = EXIT_OK, left = n, forwarded = 0;
-    time_t deadline = 0;
+    double deadline = 0; /* now_ms(): a monotonic clock, which a wall clock set back does not stretch */
     while (left) {
         if (shard_signal && !forwarded) {
             for (int k = 0; k < n; k++)
                 if (pids[k] > 0)
                     kill(pids[k], (int)shard_signal);
             forwarded = 1;
-            deadline = time(NULL) + SHARD_GRACE_S;
+            deadline = now_ms() + SHARD_GRACE_MS;
         }
-        if (deadline && time(NULL) > deadline)
+        if (deadline && now_ms() > deadline)
             for (int k = 0; k < n; k++)
                 if (pids[k] > 0)
                     kill(-pids[k], SIGKILL), kill(pids[k], SIGKILL);
@@ -122,8 +124,40 @@ static void shard_out_opts(const struct run_opts *o, struct out_opts *out)
         out->base.perf_pct = o->perf_pct, out->base.fail_on_perf = 1;
 }
 
-/* The shards' files that hold something, merged into the run's reports. */
-static int shard_merge(const struct run_opts *o, char files[][4200], int n)
+/* A shard's file cut short (its shard killed): a line cut in its middle goes, and an end record
+ * saying interrupted, with the count of the results it holds, closes it. Returns 1 when the
+ * file was cut or holds no run header (nothing of the shard is there), else 0. */
+static int shard_close_cut(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    long last_nl = -1, at = 0;
+    for (int ch; (ch = getc(f)) != EOF; at++)
+        if (ch == '\n')
+            last_nl = at;
+    fclose(f);
+    int cut = at > 0 && last_nl != at - 1;
+    if (cut && truncate(path, last_nl + 1) != 0)
+        return 1;
+    struct jsonl_run run;
+    struct hb_err err = {{0}};
+    if (jsonl_read_run(path, &run, &err))
+        return 0; /* not this format: the merge says why */
+    int sealed = run.has_header && !run.has_end;
+    if (sealed && (f = fopen(path, "a"))) {
+        jsonl_write_end(f, run.n, 1);
+        fclose(f);
+    }
+    int missing = !run.has_header;
+    jsonl_run_free(&run);
+    return sealed || missing || cut;
+}
+
+/* The shards' files that hold something, merged into the run's reports: those of shards that
+ * did not finish closed first, and the whole marked interrupted when any did not finish or a
+ * signal stopped the run. */
+static int shard_merge(const struct run_opts *o, char files[][4200], int n, const int *failed)
 {
     struct merge_opts mo;
     memset(&mo, 0, sizeof mo);
@@ -131,13 +165,23 @@ static int shard_merge(const struct run_opts *o, char files[][4200], int n)
     int used = 0;
     for (int k = 0; k < n; k++) {
         struct stat st;
+        int cut = failed[k] && shard_close_cut(files[k]);
+        if (cut)
+            fprintf(stderr,
+                    "harness: the shard of device %d ended (status %d) before its reports did: the results it had "
+                    "are merged, the rest are missing (the reports say interrupted)\n",
+                    k, failed[k]);
+        mo.interrupted |= cut;
         if (stat(files[k], &st) == 0 && st.st_size > 0)
             inputs[used++] = files[k];
+        else
+            mo.interrupted = mo.allow_partial = 1; /* nothing of it: the merge covers the others */
     }
     if (!used) {
         fprintf(stderr, "harness: no shard wrote a result\n");
         return EXIT_FAILURES;
     }
+    mo.interrupted |= shard_signal != 0;
     printf("\nharness: %d device shards done; merged report:\n", n);
     shard_out_opts(o, &mo.out);
     mo.junit = o->junit, mo.json = o->json;
@@ -193,8 +237,8 @@ int shard_devices_all(const struct run_opts *o)
     }
     int failed[SHARD_MAX] = {0}, code = shard_wait(pids, n, failed);
     if (code == EXIT_OK)
-        code = shard_merge(o, files, n);
-    for (int k = 0; k < n && code == EXIT_OK; k++)
+        code = shard_merge(o, files, n, failed);
+    for (int k = 0; k < n && code == EXIT_OK && !shard_signal; k++)
         if (failed[k]) {
             fprintf(stderr, "harness: the shard of device %d exited %d though its results pass: the run fails\n", k,
                     failed[k]);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -78,8 +79,25 @@ static int arena_map_own(size_t bytes)
     return madvise(p, bytes, MADV_DONTFORK);
 }
 
+/* The file size limit (ulimit -f) bounds the shared region's memory file too: a file that large
+ * could not be made (the kernel sends SIGXFSZ, or says EFBIG where that is ignored). The run
+ * then goes without an arena, which needs no file: said once, with the limit. */
+static int arena_file_fits(size_t bytes)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_FSIZE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY || (rlim_t)bytes <= lim.rlim_cur)
+        return 1;
+    fprintf(stderr,
+            "harness: the file size limit (ulimit -f: %llu KiB) is below the %.1f GiB of address space the case "
+            "data's shared memory file takes: the run goes without it (workers start once all case data is made)\n",
+            (unsigned long long)(lim.rlim_cur / 1024), (double)bytes / 1073741824.0);
+    return 0;
+}
+
 int arena_open(size_t bytes)
 {
+    if (!arena_file_fits(bytes))
+        return -1;
     atomic_store(&shared.used, 0);
     atomic_store(&own.used, 0);
     atomic_store(&sealed, 0);

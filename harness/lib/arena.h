@@ -16,7 +16,8 @@
 #include <stddef.h>
 
 /* Reserves `bytes` of address space for each region (pages are committed as they are
- * written). 0, or -1 when the system refuses (then everything comes from the heap). */
+ * written). 0, or -1 when the system refuses, or the file size limit (RLIMIT_FSIZE) is below
+ * `bytes` (said on stderr): then everything comes from the heap. */
 int arena_open(size_t bytes);
 /* Zeroed memory for n items of `size`, from the shared region while it is open (a full one is
  * out of memory: exit 2, as for references), else calloc (exits on failure, like xcalloc).

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char page_head[] =
     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -59,6 +60,11 @@ static void counts_section(FILE *out, const struct rep_sink *s)
         html_text(out, s->hdr.hostname);
     }
     fputs(")</p>\n", out);
+    if (s->interrupted)
+        fprintf(out,
+                "<p><b style=\"color:%s\">This run was interrupted: the results it did not reach are missing."
+                "</b></p>\n",
+                html_verdict_color[V_ERROR]);
 }
 
 /* Columns of the overview: distinct (backend, device, width), in the order they came. */
@@ -243,6 +249,21 @@ static void kernel_tables(FILE *out, const struct rep_sink *s, const struct rep_
         group_row(out, s, &groups[i], i);
     }
     fputs("</table>\n", out);
+}
+
+void html_write_unfinished(FILE *out)
+{
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    fputs(page_head, out);
+    fprintf(out,
+            "<h1>GPU kernel conformance report</h1>\n<p><b style=\"color:%s\">Not finished: a harness run started at "
+            "%s writes this page when it ends.</b> If no run is going on, it was killed before it could: its results "
+            "are not here (its JSON lines, if it wrote any, hold those it reached).</p>\n</body>\n</html>\n",
+            html_verdict_color[V_ERROR], stamp);
 }
 
 void html_write(FILE *out, const struct rep_sink *s)

@@ -14,6 +14,9 @@
 
 /* Writes the page to out; the caller checks the writes when it closes out. */
 void html_write(FILE *out, const struct rep_sink *s);
+/* The page that stands in for the report while the run goes on: it says the run has not
+ * finished, so a run killed before its end leaves no page that looks like a result. */
+void html_write_unfinished(FILE *out);
 
 /* Text escaped for HTML element content and quoted attributes, invalid UTF-8 and controls
  * written as U+FFFD; exposed for the tests. */

@@ -2,7 +2,10 @@
 /* junit.c: see junit.h. The document is kept in memory (finished suites, then the open one)
  * and written whole to a temporary beside the file, renamed over it: a reader never sees a
  * half-written file, counts need no fixed width, and a write costs the whole document, so a
- * large one is written when its suite ends, once a second, and at the close. A path that is
+ * large one is written when its suite ends, once a second, and at the close. Until the close
+ * says the run finished, every document written ends with one more test case, an error saying
+ * the run did not finish: a harness killed outright (SIGKILL, the machine gone) leaves a
+ * report that CI shows as failed, never a clean run of what it had so far. A path that is
  * not a regular file (a pipe, /dev/stdout, "-") gets the document once, at the close. Results
  * of one (backend, device, width) arrive together (run order; merge sorts them), so each
  * suite is opened once. */
@@ -20,6 +23,9 @@
 /* Documents up to this size are rewritten after every result. */
 #define JUNIT_SMALL (64 * 1024)
 #define JUNIT_EVERY_MS 1000.0
+/* What the last test case says until the run has finished. */
+#define JUNIT_RUNNING                                                                                                  \
+    "the harness run did not finish (killed?): the results after the last one in this report are missing"
 
 /* A growing text (open_memstream). */
 struct mem {
@@ -37,8 +43,9 @@ struct junit {
     char stamp[32];
     int root[V_COUNT], suite[V_COUNT];
     double root_s, suite_s, written_ms;
-    int open;              /* a suite is open */
-    struct rep_result key; /* identity of the open suite */
+    int open;               /* a suite is open */
+    struct rep_result key;  /* identity of the open suite */
+    const char *unfinished; /* why the run is not whole (JUNIT_RUNNING until the close), NULL: it is */
 };
 
 static void mem_open(struct mem *m)
@@ -91,15 +98,34 @@ static void junit_suite(struct junit *j, FILE *f)
 
 #define JUNIT_DECLARATION "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 
+/* The suite of one error that says the run is not whole, and why. */
+static void junit_unfinished(const struct junit *j, FILE *f)
+{
+    static const int one_error[V_COUNT] = {[V_ERROR] = 1};
+    fputs("<testsuite name=\"harness\" ", f);
+    counts(f, one_error, 0);
+    fprintf(f,
+            " timestamp=\"%s\">\n  <testcase classname=\"harness\" name=\"run-complete\" time=\"0\">"
+            "<error type=\"incomplete\" message=\"",
+            j->stamp);
+    junit_text(f, j->unfinished);
+    fputs("\"/></testcase>\n</testsuite>\n", f);
+}
+
 /* The document, after its XML declaration (already written, or not, by the caller). */
 static void junit_document(struct junit *j, FILE *f)
 {
+    int root[V_COUNT];
+    memcpy(root, j->root, sizeof root);
+    root[V_ERROR] += j->unfinished != NULL;
     fputs("<testsuites name=\"harness\" ", f);
-    counts(f, j->root, j->root_s);
+    counts(f, root, j->root_s);
     fprintf(f, " timestamp=\"%s\">\n", j->stamp);
     fputs(mem_text(&j->done), f);
     if (j->open)
         junit_suite(j, f);
+    if (j->unfinished)
+        junit_unfinished(j, f);
     fputs("</testsuites>\n", f);
 }
 
@@ -129,6 +155,7 @@ struct junit *junit_open(const char *path, const struct run_header *h, struct hb
     struct stat st;
     int regular = strcmp(path, "-") && (stat(path, &st) != 0 || S_ISREG(st.st_mode));
     j->path = xstrdup(path);
+    j->unfinished = JUNIT_RUNNING;
     if (regular) {
         size_t n = strlen(path) + 16;
         j->tmp = xcalloc(n, 1);
@@ -147,7 +174,7 @@ struct junit *junit_open(const char *path, const struct run_header *h, struct hb
         if (j->stream)
             fclose(j->stream);
         j->stream = NULL;
-        junit_close(j);
+        junit_close(j, NULL);
         return NULL;
     }
     return j;
@@ -269,10 +296,11 @@ int junit_add(struct junit *j, const struct rep_result *r, const struct run_head
     return small || ended || now_ms() - j->written_ms >= JUNIT_EVERY_MS ? junit_write(j) : 0;
 }
 
-int junit_close(struct junit *j)
+int junit_close(struct junit *j, const char *unfinished)
 {
     errno = 0;
     int rc = 0;
+    j->unfinished = unfinished;
     if (j->tmp)
         rc = junit_write(j);
     else if (j->stream) {

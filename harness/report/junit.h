@@ -18,8 +18,10 @@ struct junit *junit_open(const char *path, const struct run_header *h, struct hb
 /* Appends one result (opening its suite when it differs from the last one); -1 when a write
  * fails (errno says why). */
 int junit_add(struct junit *j, const struct rep_result *r, const struct run_header *h);
-/* Closes the file and frees j; -1 when the last writes or the close failed. */
-int junit_close(struct junit *j);
+/* Writes the last document, closes the file and frees j; -1 when the last writes or the close
+ * failed. unfinished NULL: the run finished, the document holds its results alone; else the
+ * reason the run is not whole (interrupted...), kept as the error test case. */
+int junit_close(struct junit *j, const char *unfinished);
 
 /* Text escaped for XML attributes and content: markup escaped, characters XML 1.0 forbids
  * (most controls) and invalid UTF-8 written as U+FFFD. */

@@ -15,6 +15,7 @@
 #include "jsonl.h"
 #include "junit.h"
 #include "ref.h"
+#include "report_file.h"
 #include "text.h"
 #include "version.h"
 
@@ -142,7 +143,7 @@ static void write_failed(struct rep_sink *s, const char *what)
 {
     if (s->write_failed++)
         return;
-    err_set(&s->write_err, "%s: write failed: %s", what, strerror(errno ? errno : EIO));
+    err_set(&s->write_err, "%s: write failed: %s%s", what, strerror(errno ? errno : EIO), rep_file_limit(errno));
 }
 
 int rep_open(struct rep_sink *s, const char *json_path, const char *junit_path, const struct run_header *h,
@@ -199,7 +200,8 @@ int rep_finish(struct rep_sink *s, int interrupted, struct hb_err *err)
             write_failed(s, "--json");
         s->json = NULL;
     }
-    if (s->junit && junit_close(s->junit))
+    if (s->junit &&
+        junit_close(s->junit, interrupted ? "the run was interrupted: the results it did not reach are missing" : NULL))
         write_failed(s, "--junit");
     s->junit = NULL;
     if (s->write_failed) {
@@ -215,8 +217,8 @@ void rep_close(struct rep_sink *s)
 {
     if (s->json)
         fclose(s->json);
-    if (s->junit)
-        junit_close(s->junit);
+    if (s->junit) /* not finished by rep_finish: the run stopped on an error */
+        junit_close(s->junit, "the run stopped before it finished (an error: see its output)");
     free(s->all);
     s->json = NULL, s->junit = NULL, s->all = NULL;
     s->n = s->cap = 0;

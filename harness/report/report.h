@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* report.h: the sink that streams result records (result.h) to JSON lines
  * (jsonl_write.c) and JUnit XML (junit.c) as results arrive, both valid after every record
- * so an interrupted run keeps what it had; the text a person reads (report_text.c); the
- * result id and the reproducer. Writers use only these records. */
+ * so an interrupted run keeps what it had, and neither a whole run's until it has finished (no
+ * end record; an error test case); the text a person reads (report_text.c); the result id and
+ * the reproducer. Writers use only these records. */
 #ifndef HB_REPORT_H
 #define HB_REPORT_H
 
@@ -43,9 +44,11 @@ int rep_open(struct rep_sink *s, const char *json_path, const char *junit_path, 
  * (write_failed) and reported by rep_finish. */
 void rep_add(struct rep_sink *s, const struct rep_result *r);
 /* Ends the reports: the JSON end record (how many results, whether interrupted), the last
- * flush and close of both files. -1 with err when any write or close failed. */
+ * flush and close of both files; the JUnit keeps its error test case for a run that did not
+ * finish (junit.h) only when interrupted. -1 with err when any write or close failed. */
 int rep_finish(struct rep_sink *s, int interrupted, struct hb_err *err);
-/* Frees the records and closes whatever rep_finish did not. */
+/* Frees the records and closes whatever rep_finish did not (a JUnit so closed says the run
+ * stopped before it finished). */
 void rep_close(struct rep_sink *s);
 int rep_failed(const struct rep_sink *s);
 /* Cases that ran (a row per case that is not a SKIP): 0 means the run tested nothing. */

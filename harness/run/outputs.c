@@ -2,12 +2,9 @@
 /* outputs.c: see outputs.h. */
 #include "outputs.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "csv.h"
 #include "guard.h"
@@ -15,33 +12,17 @@
 #include "run.h"
 #include "text.h"
 
-static FILE *open_output(const char *path, struct hb_err *err)
+/* The page that says the run has not finished, in place of --html's (not into a pipe: the
+ * page itself follows it there). */
+static int html_placeholder(struct rep_file *rf, struct hb_err *err)
 {
-    FILE *f = out_open(path);
+    if (rf->direct)
+        return 0;
+    FILE *f = rep_file_begin(rf, err);
     if (!f)
-        err_set(err, "%s: cannot write: %s", path, strerror(errno));
-    return f;
-}
-
-/* --record's temporary beside it (mode 0644: a baseline is read by others, as fopen's file
- * would be), or the file itself when it exists and is not a regular file. */
-static FILE *open_record(struct out_opts *o, struct hb_err *err)
-{
-    struct stat st;
-    if (stat(o->record, &st) == 0 && !S_ISREG(st.st_mode))
-        return open_output(o->record, err);
-    size_t n = strlen(o->record) + 16;
-    o->record_tmp = xcalloc(n, 1);
-    snprintf(o->record_tmp, n, "%s.XXXXXX", o->record);
-    int fd = mkstemp(o->record_tmp);
-    FILE *f = fd < 0 || fchmod(fd, 0644) != 0 ? NULL : fdopen(fd, "w");
-    if (!f) {
-        err_set(err, "%s: cannot write: %s", o->record, strerror(errno));
-        if (fd >= 0)
-            close(fd), unlink(o->record_tmp);
-        free(o->record_tmp), o->record_tmp = NULL;
-    }
-    return f;
+        return -1;
+    html_write_unfinished(f);
+    return rep_file_commit(rf, err);
 }
 
 int out_prepare(struct out_opts *o, struct hb_err *err)
@@ -50,11 +31,11 @@ int out_prepare(struct out_opts *o, struct hb_err *err)
      * is compared with must not empty it first. */
     if (o->compare && !(o->baseline = base_load(o->compare, err)))
         return -1;
-    if (o->html && !(o->html_f = open_output(o->html, err)))
+    if (o->html && (rep_file_prepare(&o->html_file, o->html, err) || html_placeholder(&o->html_file, err)))
         return out_release(o), -1;
-    if (o->csv && !(o->csv_f = open_output(o->csv, err)))
+    if (o->csv && rep_file_prepare(&o->csv_file, o->csv, err))
         return out_release(o), -1;
-    if (o->record && !(o->record_f = open_record(o, err)))
+    if (o->record && rep_file_prepare(&o->record_file, o->record, err))
         return out_release(o), -1;
     return 0;
 }
@@ -93,57 +74,46 @@ int out_distinct(const char *const *names, const char *const *paths, int n, stru
 
 void out_release(struct out_opts *o)
 {
-    if (o->html_f)
-        fclose(o->html_f);
-    if (o->record_f)
-        fclose(o->record_f);
-    if (o->csv_f)
-        fclose(o->csv_f);
-    if (o->record_tmp)
-        unlink(o->record_tmp), free(o->record_tmp);
+    rep_file_release(&o->html_file);
+    rep_file_release(&o->record_file);
+    rep_file_release(&o->csv_file);
     if (o->baseline) {
         jsonl_run_free(o->baseline);
         free(o->baseline);
     }
-    o->html_f = o->record_f = o->csv_f = NULL;
-    o->record_tmp = NULL;
     o->baseline = NULL;
 }
 
-/* Closes f, checking every write that went into it. */
-static int close_output(FILE **f, const char *path, struct hb_err *err)
+/* One after-run file written whole and moved over its target (if it was asked for). */
+static int out_write(struct rep_file *rf, void (*write)(FILE *, const struct rep_sink *), const struct rep_sink *s,
+                     struct hb_err *err)
 {
-    errno = 0;
-    int bad = ferror(*f);
-    bad |= fclose(*f) != 0;
-    *f = NULL;
-    if (bad)
-        err_set(err, "%s: write failed: %s", path, strerror(errno ? errno : EIO));
-    return bad ? -1 : 0;
+    if (!rf->path)
+        return 0;
+    FILE *f = rep_file_begin(rf, err);
+    if (!f)
+        return -1;
+    write(f, s);
+    return rep_file_commit(rf, err);
 }
 
-/* The whole record written, then moved over --record in one step. */
-static int finish_record(struct out_opts *o, const struct rep_sink *s, struct hb_err *err)
+/* A baseline is a whole run's: an interrupted one leaves the previous record as it was. */
+static int out_record(struct out_opts *o, const struct rep_sink *s, struct hb_err *err)
 {
-    base_record(o->record_f, s);
-    if (close_output(&o->record_f, o->record, err))
-        return -1;
-    if (o->record_tmp && rename(o->record_tmp, o->record) != 0)
-        return err_set(err, "%s: cannot write: rename: %s", o->record, strerror(errno)), -1;
-    free(o->record_tmp);
-    o->record_tmp = NULL;
-    return 0;
+    if (o->record_file.path && s->interrupted) {
+        printf("harness: --record %s not written: the run was interrupted (a baseline must cover a whole run)\n",
+               o->record);
+        return 0;
+    }
+    return out_write(&o->record_file, base_record, s, err);
 }
 
 int out_finish(struct out_opts *o, struct rep_sink *s, int code, int interrupted, struct hb_err *err)
 {
     if (rep_finish(s, interrupted, err))
         code = EXIT_USAGE;
-    else if (o->html_f && (html_write(o->html_f, s), close_output(&o->html_f, o->html, err)))
-        code = EXIT_USAGE;
-    else if (o->csv_f && (rep_write_csv(o->csv_f, s), close_output(&o->csv_f, o->csv, err)))
-        code = EXIT_USAGE;
-    else if (o->record_f && finish_record(o, s, err))
+    else if (out_write(&o->html_file, html_write, s, err) || out_write(&o->csv_file, rep_write_csv, s, err) ||
+             out_record(o, s, err))
         code = EXIT_USAGE;
     else if (o->baseline) {
         int failing = base_compare(o->baseline, o->compare, s, &o->base, stdout, err);

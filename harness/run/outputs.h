@@ -11,24 +11,23 @@
 #include "baseline.h"
 #include "jsonl.h"
 #include "report.h"
+#include "report_file.h"
 
 struct run_opts;
 
 struct out_opts {
     const char *html, *record, *compare, *csv;
     struct base_opts base;
-    /* Filled by out_prepare: the opened (emptied) page, the record's temporary (renamed over
-     * --record at the end, so a run killed halfway leaves the old baseline whole; NULL when
-     * --record is not a regular file, /dev/null say, which is written directly), the
+    /* Filled by out_prepare: each file, replaced in one step at the end (report_file.h); the
      * baseline read. */
-    FILE *html_f, *record_f, *csv_f;
-    char *record_tmp;
+    struct rep_file html_file, record_file, csv_file;
     struct jsonl_run *baseline;
 };
 
-/* Before the run: opens --html for writing (emptying it, so no stale page outlives a failed
- * run) and --record's temporary, and reads and checks the --compare baseline. -1 with err
- * (exit 2). */
+/* Before the run: checks that --html, --csv and --record can be written, puts a page saying the
+ * run has not finished in place of --html's (report_file.h: in one step; a previous run's page
+ * never looks current), and reads and checks the --compare baseline. The CSV and the baseline
+ * stay as they are until the run ends. -1 with err (exit 2). */
 int out_prepare(struct out_opts *o, struct hb_err *err);
 
 /* Whether n outputs (names[i] the option, paths[i] its file or NULL) are n different files:
@@ -38,8 +37,8 @@ int out_distinct(const char *const *names, const char *const *paths, int n, stru
 
 /* Writes the after-run outputs of s and returns the exit code: `code` as the results left it,
  * 1 if the gate fails, 2 (with err) when a report could not be written (the streamed JSON and
- * JUnit included: rep_finish) or the baseline does not cover the run. Frees what out_prepare
- * took. */
+ * JUnit included: rep_finish) or the baseline does not cover the run. An interrupted run
+ * records no baseline: the previous one stays. Frees what out_prepare took. */
 int out_finish(struct out_opts *o, struct rep_sink *s, int code, int interrupted, struct hb_err *err);
 
 /* Releases what out_prepare took, for a run that stops before out_finish. */

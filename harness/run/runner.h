@@ -83,6 +83,8 @@ struct sup_worker {
     int progressed;  /* a RESULT for its current group came */
     int said_group;  /* it sent a GROUP record for its current group: nothing of it runs */
     int kernel_ran;  /* it sent a LOAD: a kernel's code may have run in it, no SKIP of it is believed */
+    int served;      /* groups it finished (a DONE): it is a reused worker when it takes another */
+    int heard;       /* any record of its current group came */
     int first_row;   /* its group's row count when the group was sent: its rows follow */
     int timed_out, killed, exited, eof, status;
     double eof_at, exited_at;
@@ -108,6 +110,7 @@ struct sup_group {
     int n_rows, cap_rows, emitted;
     int failing;    /* rows that fail the run, for the status line */
     int restarts;   /* workers lost mid-group: it may need a fresh one per case */
+    int handed_on;  /* a reused worker was lost before the group began in it: it went to another */
     int data_ready; /* every case's data is made: the group may start */
     double started, ended;
 };

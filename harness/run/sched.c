@@ -93,7 +93,17 @@ static int sched_sanitizer_log(char *log, size_t len)
     return 0;
 }
 
-/* A new worker for g's key; NULL when none could start (said on stderr). */
+/* The limit a failed fork or pipe ran into, for the message: none of the harness's own. */
+static const char *sched_limit_hint(int err)
+{
+    return err == EAGAIN   ? " (ulimit -u? the processes this user may have)"
+           : err == EMFILE ? " (ulimit -n? the files a process may have open)"
+           : err == ENFILE ? " (the system's table of open files is full)"
+           : err == ENOMEM ? " (out of memory)"
+                           : "";
+}
+
+/* A new worker for g's key; NULL when none could start (s->spawn_err says why). */
 static struct sup_worker *sched_spawn(struct sched *s, const struct group *g)
 {
     struct sup_worker *w = &s->w[s->n_workers];
@@ -102,7 +112,7 @@ static struct sup_worker *sched_spawn(struct sched *s, const struct group *g)
     struct sched_body_arg arg = {s, {NULL, !plan_reuses_workers(s->cx->o, g), g->ordinal}};
     if (s->cx->o->sanitize) {
         if (sched_sanitizer_log(w->log, sizeof w->log)) {
-            fprintf(stderr, "harness: sanitizer log: %s\n", strerror(errno));
+            snprintf(s->spawn_err, sizeof s->spawn_err, "sanitizer log: %s", strerror(errno));
             return NULL;
         }
         arg.sp.sanitize_log = w->log;
@@ -111,7 +121,8 @@ static struct sup_worker *sched_spawn(struct sched *s, const struct group *g)
     struct hb_err err = {{0}};
     w->born = wk_spawned_at = now_ms();
     if (child_start(&w->ch, &opts, sched_worker_body, &arg, &err)) {
-        fprintf(stderr, "harness: %s\n", err.msg);
+        const char *hint = sched_limit_hint(errno);
+        snprintf(s->spawn_err, sizeof s->spawn_err, "%.400s%s", err.msg, hint);
         if (w->log[0])
             unlink(w->log);
         return NULL;
@@ -197,6 +208,28 @@ static int sched_data_ready(struct sched *s, struct sup_group *sg)
     return sg->data_ready = 1;
 }
 
+/* No worker could start for sg. While other workers live, their exits free what the fork or pipe
+ * lacked (processes, descriptors): an idle one is retired and sg waits. With none left, nothing
+ * will free it: sg ends as an ERROR row naming the failure (the run goes on, exit 1), never a
+ * silent gap in the reports. */
+static void sched_no_worker(struct sched *s, struct sup_group *sg)
+{
+    if (s->n_workers) {
+        struct sup_worker *other = sched_idle(s, -1);
+        if (other)
+            sched_retire(s, other);
+        return;
+    }
+    char why[640];
+    snprintf(why, sizeof why, "no worker could start for this group: %s", s->spawn_err);
+    fprintf(stderr, "harness: %s\n", why);
+    struct rep_result r;
+    run_group_row(&r, sg->g, V_ERROR, why);
+    sup_push_row(sg, &r);
+    sg->stop = 1;
+    sched_group_done(s, sg);
+}
+
 /* Places the pending group `sg` if it can go now: 1 placed, 0 not now. */
 static int sched_place(struct sched *s, struct sup_group *sg)
 {
@@ -215,7 +248,7 @@ static int sched_place(struct sched *s, struct sup_group *sg)
         return 0;
     }
     if (!w && !(w = sched_spawn(s, g)))
-        return sup_interrupted = SIGTERM, 0; /* no process can start: stop as an interrupt would */
+        return sched_no_worker(s, sg), 0;
     return sched_assign(s, w, sg) == 0;
 }
 

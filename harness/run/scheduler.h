@@ -23,7 +23,8 @@ struct sched {
     int stopped_at;       /* the group in which --maxfail was reached, -1 none */
     struct sup_worker *w; /* cx->jobs of them */
     int n_workers;
-    int waiting_data; /* a pending group waits for its cases' data: poll often */
+    int waiting_data;    /* a pending group waits for its cases' data: poll often */
+    char spawn_err[512]; /* why the last worker could not start (fork, pipe, sanitizer log) */
 };
 
 void sched_init(struct sched *s, struct run_ctx *cx, struct group *groups, int n_groups);

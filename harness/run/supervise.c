@@ -76,7 +76,7 @@ static void sup_judge(const struct run_ctx *cx, const struct group *g, struct re
 
 void sup_turn_start(struct sup_worker *w, const struct sup_group *s)
 {
-    w->in_flight = -1, w->progressed = w->said_group = 0, w->first_row = s->n_rows;
+    w->in_flight = -1, w->progressed = w->said_group = w->heard = 0, w->first_row = s->n_rows;
 }
 
 /* Whether a BEGIN, LAUNCH or RESULT is due: a case begins only after the last one has its row,
@@ -176,6 +176,7 @@ static void sup_launch(struct run_ctx *cx, struct sup_worker *w, const struct ms
 void sup_message(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, const struct msg *m)
 {
     double now = now_ms();
+    w->heard = 1;
     for (int p = 0; p < PH_COUNT; p++)
         cx->phase_ms[p] += m->phase_ms[p];
     /* A case's launches run under its deadline from BEGIN on. */
@@ -202,6 +203,7 @@ void sup_message(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w, 
     } else {
         w->group = -1;
         w->deadline = 0;
+        w->served++;
     }
 }
 
@@ -265,11 +267,30 @@ static unsigned sup_why(const struct run_ctx *cx, const struct sup_group *s, con
     return cls;
 }
 
+/* Whether w is a reused worker lost before it said a word of s (stopped or killed while idle,
+ * or stuck closing its last group): the group never began in it, so no kernel of s is to blame.
+ * s goes to another worker, once; a second loss is the group's own. */
+static int sup_hand_on(struct sup_group *s, const struct sup_worker *w)
+{
+    if (!w->served || w->heard || s->handed_on)
+        return 0;
+    s->handed_on = 1;
+    prog_clear();
+    fprintf(stderr,
+            "harness: a reused worker (pid %d) was lost before group %s/%s began in it (%s): the group goes "
+            "to another worker\n",
+            (int)w->ch.pid, s->g->k ? s->g->k->lang : "vendor", s->g->k ? s->g->k->name : s->g->p->vendor,
+            w->timed_out ? "no answer: killed" : "it ended");
+    return 1;
+}
+
 int sup_worker_lost(struct run_ctx *cx, struct sup_group *s, struct sup_worker *w)
 {
     const struct group *g = s->g;
     if (s->stop || s->next >= g->n_cases)
         return 0;
+    if (sup_hand_on(s, w))
+        return 1;
     char why[512];
     unsigned cls = sup_why(cx, s, w, why, sizeof why);
     if (!cls)

@@ -89,21 +89,6 @@ else
         "ulimit -v 8000000; $H run --backend sim --width 32 --kernel cuda/sgemm_naive --cases $T/big.cases"
     has "... naming the case that crosses the line" "big.cases:2: case big2 brings the run's case data to about"
 
-    # Killed once the record is open: its temporary is there (or, as before the fix, the
-    # baseline itself was emptied), before any result.
-    cp "$T/gate.jsonl" "$T/gate.keep"
-    "$H" run --backend sim --width 32 --kernel cuda/fault_timeout --case edge_1x2x3 --timeout 30 \
-        --record "$T/gate.jsonl" >"$T/out" 2>&1 &
-    pid=$!
-    for _ in $(seq 100); do
-        { ls "$T"/gate.jsonl.?????? >/dev/null 2>&1 || ! cmp -s "$T/gate.jsonl" "$T/gate.keep"; } && break
-        sleep 0.05
-    done
-    kill -KILL $pid 2>/dev/null
-    wait $pid 2>/dev/null
-    if cmp -s "$T/gate.jsonl" "$T/gate.keep"; then ok "SIGKILL during --record leaves the old baseline whole"
-    else bad "SIGKILL during --record leaves the old baseline whole" "$T/out"; fi
-
     json_check "the JSON header names the release as --version does" "$T/gate.jsonl" \
         "json.loads(open(sys.argv[1]).readline())['harness'] == open('$T/version').readline().split(' ', 1)[1].strip()"
 
@@ -122,9 +107,10 @@ fi
 if [ -z "$(device_count sim)" ]; then
     skip "ci/gate passes the harness's exit code through make" "sim backend not built"
 else
-    # The conformance recipe with a run that finds no device (make's all is up to date here).
+    # The conformance recipe with a run that finds no device. -o all: make builds nothing (BUILD
+    # may be another tree's build, which this tree's sources must not rebuild).
     expect_exit 3 "ci/gate conformance: the harness's exit 3 (no device), not make's 2" -- env CUDA_VISIBLE_DEVICES= \
-        ci/gate --no-print-directory conformance BUILD="$BUILD" "HB_RUN=$H run --backend cuda"
+        ci/gate --no-print-directory -o all conformance BUILD="$BUILD" "HB_RUN=$H run --backend cuda"
     has "... and make's log says so" "conformance: the harness exited 3"
 fi
 
@@ -240,4 +226,147 @@ PY
     if [ ! -e "$T/nohome" ]; then ok "issue 47: ... HOME is not created"; else bad "issue 47: ... HOME is not created" "$T/out"; fi
     if [ -d "$T/tmpd/gpu-harness-$(id -u)/sim" ]; then ok "issue 47: ... the cache is a folder of the user's own in TMPDIR"
     else bad "issue 47: ... the cache is a folder of the user's own in TMPDIR" "$T/out"; fi
+fi
+
+# issue 47: a run killed outright, interrupted, or short of files and processes. The kernel
+# stall_sum (tests/data/stall) writes its worker's parent's pid to a marker and sleeps, so the
+# script signals that process (the harness, or a --devices all shard) at a moment it knows:
+# no kernel has to signal the harness itself.
+if [ -z "$(device_count sim)" ]; then
+    skip "issue 47: reports that cannot lie about a death" "sim backend not built"
+else
+    echo "integration: issue 47: reports that cannot lie about a death"
+    SD=tests/data/stall
+    STALL="--backend sim --width 32 --jobs 1 --only-manifest --manifest $SD/stall.manifest --case sum_4097 --timeout 120"
+    stall_wait() { for _ in $(seq 900); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+    # stall_run SIGNAL WHO ARGS...: runs the harness with stall_sum stalling and, once its marker
+    # is there, sends SIGNAL to WHO: "harness", or "marker", the pid the marker holds (the
+    # stalled worker's parent); $rc is the harness's exit status.
+    stall_run() {
+        local sig=$1 who=$2 marker=$T/stall.pid
+        shift 2
+        rm -f "$marker"
+        HB_TEST_STALL_FILE="$marker" XDG_CACHE_HOME="$T/cache" "$H" run "$@" >"$T/out" 2>&1 &
+        local pid=$!
+        if stall_wait "$marker"; then
+            local target=$pid
+            [ "$who" = marker ] && target=$(cat "$marker")
+            kill -"$sig" "$target"
+        else
+            kill -KILL $pid
+        fi
+        wait $pid
+        rc=$?
+    }
+    # junit_fails FILE WORDS: the JUnit parses, and a CI reader sees an error saying WORDS.
+    junit_fails() {
+        python3 - "$1" "$2" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+errors = [e.get("message", "") for e in root.iter("error")]
+sys.exit(0 if int(root.get("errors")) >= 1 and any(sys.argv[2] in m for m in errors) else 1)
+PY
+    }
+    P="--record $T/s_base.jsonl --junit $T/s.xml --html $T/s.html --csv $T/s.csv --json $T/s.jsonl"
+    expect_exit 0 "a whole run of the stall kernels (not asked to stall) records a baseline" -- env \
+        XDG_CACHE_HOME="$T/cache" "$H" run $STALL $P
+    for f in s_base.jsonl s.html s.csv; do cp "$T/$f" "$T/$f.keep"; done
+
+    stall_run KILL marker $STALL $P
+    if [ $rc = 137 ]; then ok "SIGKILL of the harness mid-run: exit 137"; else bad "SIGKILL mid-run: exit $rc, want 137" "$T/out"; fi
+    if junit_fails "$T/s.xml" "the harness run did not finish (killed?)" 2>"$T/py"; then
+        ok "... its JUnit reads as a failure saying the run did not finish"
+    else bad "... its JUnit reads as a failure saying the run did not finish" "$T/s.xml"; fi
+    if grep -q "Not finished" "$T/s.html"; then ok "... its HTML page says the run did not finish (not empty, not the last run's)"
+    else bad "... its HTML page says the run did not finish" "$T/s.html"; fi
+    if cmp -s "$T/s.csv" "$T/s.csv.keep" && cmp -s "$T/s_base.jsonl" "$T/s_base.jsonl.keep"; then
+        ok "... the previous CSV and baseline stay whole"
+    else bad "... the previous CSV and baseline stay whole" "$T/s.csv"; fi
+    if ls "$T"/s.csv.?????? "$T"/s.html.?????? "$T"/s_base.jsonl.?????? >"$T/ls" 2>/dev/null; then
+        bad "... and no temporaries are left beside them" "$T/ls"
+    else ok "... and no temporaries are left beside them"; fi
+    json_check "... its JSON lines hold the result it reached, with no end record" "$T/s.jsonl" \
+        "len(recs) == 1 and recs[0]['kernel'] == 'plain_sum' and json.loads(open(sys.argv[1]).readlines()[-1])['record'] == 'result'"
+
+    stall_run INT marker $STALL $P
+    if [ $rc = 130 ]; then ok "SIGINT during --record: exit 130"; else bad "SIGINT during --record: exit $rc, want 130" "$T/out"; fi
+    if cmp -s "$T/s_base.jsonl" "$T/s_base.jsonl.keep"; then ok "... the previous baseline stays (an interrupted run is no baseline)"
+    else bad "... the previous baseline stays (an interrupted run is no baseline)" "$T/out"; fi
+    has "... saying so" "--record $T/s_base.jsonl not written: the run was interrupted"
+    if junit_fails "$T/s.xml" "the run was interrupted" 2>"$T/py"; then ok "... its JUnit reads as a failure saying interrupted"
+    else bad "... its JUnit reads as a failure saying interrupted" "$T/s.xml"; fi
+    if grep -q "This run was interrupted" "$T/s.html"; then ok "... and so does its HTML page"; else bad "... and so does its HTML page" "$T/s.html"; fi
+
+    D="--backend sim --devices all --width 32 --only-manifest --manifest $SD/stall.manifest --case sum_4097 --timeout 120"
+    echo "previous baseline" >"$T/d_base.jsonl"
+    HB_SIM_DEVICES=2 stall_run INT harness $D --json "$T/d.jsonl" --junit "$T/d.xml" --record "$T/d_base.jsonl"
+    if [ $rc = 130 ]; then ok "SIGINT to --devices all: exit 130"; else bad "SIGINT to --devices all: exit $rc, want 130" "$T/out"; fi
+    if tail -1 "$T/d.jsonl" | grep -q '"record":"end".*"interrupted":true'; then ok "... the merged end record says interrupted"
+    else bad "... the merged end record says interrupted" "$T/d.jsonl"; fi
+    if grep -qx "previous baseline" "$T/d_base.jsonl"; then ok "... and its --record keeps the previous baseline"
+    else bad "... and its --record keeps the previous baseline" "$T/d_base.jsonl"; fi
+
+    # The marker holds the stalled worker's parent: here one shard, killed alone.
+    HB_SIM_DEVICES=2 stall_run KILL marker $D --json "$T/k.jsonl" --junit "$T/k.xml" --html "$T/k.html"
+    if [ $rc = 1 ]; then ok "--devices all with a shard SIGKILLed: exit 1 with what the others had"
+    else bad "--devices all with a shard SIGKILLed: exit $rc, want 1" "$T/out"; fi
+    has "... naming the shard that ended early" "before its reports did: the results it had are merged"
+    if tail -1 "$T/k.jsonl" | grep -q '"record":"end".*"interrupted":true'; then ok "... the merged JSON ends saying interrupted"
+    else bad "... the merged JSON ends saying interrupted" "$T/k.jsonl"; fi
+    if junit_fails "$T/k.xml" "the run was interrupted" 2>"$T/py"; then ok "... its JUnit reads as a failure"
+    else bad "... its JUnit reads as a failure" "$T/k.xml"; fi
+
+    # A full TMPDIR, then a full cache, on a 64 KiB tmpfs (root only): the build's headline is
+    # the full disk, not what the compiler's cut log names after it.
+    mkdir -p "$T/small"
+    if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$T/small" 2>/dev/null; then
+        F="--backend sim --width 32 --only-manifest --manifest $SD/stall.manifest --case sum_4097 --kernel cuda/plain_sum"
+        dd if=/dev/zero of="$T/small/fill" bs=4k count=100 2>/dev/null
+        mkdir -m 700 "$T/cfull"
+        expect_exit 1 "a build in a full TMPDIR is an ERROR" -- env XDG_CACHE_HOME="$T/cfull" TMPDIR="$T/small" "$H" run $F
+        has "... headed by the full disk" "): no space left on device in $T/small (TMPDIR): "
+        rm -f "$T/small/fill"
+        mkdir -m 700 "$T/small/c"
+        dd if=/dev/zero of="$T/small/fill" bs=4k count=100 2>/dev/null
+        expect_exit 1 "a build in a full cache is an ERROR" -- env XDG_CACHE_HOME="$T/small/c" "$H" run $F
+        has "... headed by the full disk" "): no space left on device in $T/small/c/gpu-harness/sim (the cache): "
+        umount "$T/small"
+    else
+        skip "builds on a full TMPDIR and cache" "needs root and a tmpfs mount"
+    fi
+
+    expect_exit 0 "ulimit -f 1000: a run, not a death by SIGXFSZ" -- bash -c \
+        "ulimit -f 1000; exec $H run --backend sim --width 32 --kernel cuda/sgemm_naive --case edge_1x2x3 --json $T/f.jsonl"
+    has "... saying the limit keeps the run from its shared memory file" "the file size limit (ulimit -f: 1000 KiB)"
+fi
+
+# issue 47: a run short of descriptors, and a gate cancelled mid-run.
+if [ -z "$(device_count sim)" ]; then
+    skip "issue 47: a run short of descriptors; ci/gate cancelled" "sim backend not built"
+else
+    echo "integration: issue 47: a run short of descriptors; ci/gate cancelled"
+    expect_exit 1 "ulimit -n 8: the groups no worker could start for are ERROR rows, not an interrupted run" -- bash -c \
+        "ulimit -n 8; exec $H run --backend sim --width 4,32 --jobs 2 --kernel cuda/sgemm_naive --case edge_1x2x3 --json $T/n.jsonl"
+    json_check "... each naming the limit, in whole reports" "$T/n.jsonl" \
+        "[(r['width'], r['verdict'], 'ulimit -n' in r['why']) for r in recs] == [(4, 'ERROR', True), (32, 'ERROR', True)] and json.loads(open(sys.argv[1]).readlines()[-1])['interrupted'] is False"
+
+    rm -f "$T/stall.pid" "$BUILD/conformance.exit"
+    HB_TEST_STALL_FILE="$T/stall.pid" XDG_CACHE_HOME="$T/cache" ci/gate --no-print-directory -o all conformance \
+        BUILD="$BUILD" "HB_RUN=$H run $STALL --json $T/g.jsonl" >"$T/out" 2>&1 &
+    gate=$!
+    stall_wait "$T/stall.pid" && kill -TERM $gate
+    wait $gate
+    rc=$?
+    run_pid=$(cat "$T/stall.pid" 2>/dev/null)
+    if [ $rc = 143 ] && [ -n "$run_pid" ] && ! kill -0 "$run_pid" 2>/dev/null; then
+        ok "SIGTERM to ci/gate: exit 143, the harness stopped with it"
+    else
+        bad "SIGTERM to ci/gate: exit $rc, the harness (pid $run_pid) must not outlive it" "$T/out"
+        [ -n "$run_pid" ] && kill -KILL "$run_pid" 2>/dev/null
+    fi
+    sleep 1
+    if [ "$(cat "$BUILD/conformance.exit" 2>/dev/null)" != 0 ]; then ok "... and nothing writes a passing exit code after it"
+    else bad "... and nothing writes a passing exit code after it" "$T/out"; fi
+    if tail -1 "$T/g.jsonl" | grep -q '"interrupted":true'; then ok "... its run's reports say interrupted"
+    else bad "... its run's reports say interrupted" "$T/g.jsonl"; fi
 fi

@@ -373,6 +373,11 @@ static int sim_failed(struct hb_ctx *c, const struct sim_flavour *f, const char 
     /* A feature the emulator does not model is a SKIP that names it, a user's kernel's too (a
      * run in which nothing else runs exits 4, never 0); any other failure of a user's build is
      * the user's to fix. */
+    /* A full disk is the machine's, never a SKIP: the kernel may build anywhere else. */
+    if (sim_no_space(kept, err, why, sizeof why)) {
+        sim_err(c, "%s", why);
+        return HB_ERROR;
+    }
     int unmodelled = sim_why(f, kept, err, why, sizeof why);
     sim_err(c, "%s", why);
     return unmodelled || !f->user ? HB_UNSUPPORTED : HB_ERROR;

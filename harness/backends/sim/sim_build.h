@@ -70,6 +70,11 @@ int sim_elf_calls_volatile(const char *obj, char *err, size_t errlen);
  * shows one, else "does not build", with the first error line and the log's path. 1 when it
  * names such a feature (a SKIP), 0 when not (the source's own error). */
 int sim_why(const struct sim_flavour *f, const char *log, const char *first, char *out, size_t len);
+/* Whether a failed build ran out of room, and the message that leads with it: "no space left on
+ * device in FOLDER (TMPDIR or the cache): FIRST (log: LOG)". Its log says so (No space left on
+ * device, Disk quota exceeded), or it is empty while TMPDIR's or the cache's file system (the
+ * log's folder) is full: the compiler could not even write its complaint. 0 when not. */
+int sim_no_space(const char *log, const char *first, char *out, size_t len);
 long long sim_file_size(const char *path);
 
 #endif

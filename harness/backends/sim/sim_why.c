@@ -5,9 +5,11 @@
  * first error line and the log's path kept for the details. It words the message and says
  * whether a feature was named; sim_build.c decides the status. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "sim_build.h"
 
@@ -15,6 +17,40 @@ long long sim_file_size(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* A folder whose file system has less than a compile's temporaries left: 1 MiB, a few pages of
+ * assembly. A build fails there for want of room, whatever its log says about it. */
+#define SIM_ROOM_BYTES (1 << 20)
+
+static int sim_full(const char *dir)
+{
+    struct statvfs st;
+    return statvfs(dir, &st) == 0 && ((double)st.f_bavail * (double)st.f_frsize < SIM_ROOM_BYTES || !st.f_favail);
+}
+
+int sim_no_space(const char *log, const char *first, char *out, size_t len)
+{
+    char text[65536] = "", cache[4096];
+    FILE *in = fopen(log, "r");
+    if (in) {
+        text[fread(text, 1, sizeof text - 1, in)] = '\0';
+        fclose(in);
+    }
+    int quota = strstr(text, "Disk quota exceeded") || strstr(first, "Disk quota exceeded");
+    int said = quota || strstr(text, "No space left on device") || strstr(first, "No space left on device");
+    const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    const char *slash = strrchr(log, '/');
+    snprintf(cache, sizeof cache, "%.*s", slash ? (int)(slash - log) : 1, slash ? log : ".");
+    const char *full = sim_full(tmp) ? tmp : sim_full(cache) ? cache : NULL;
+    if (!said && (text[0] || !full))
+        return 0;
+    char where[4200] = " (TMPDIR or the cache)";
+    if (full)
+        snprintf(where, sizeof where, " in %s (%s)", full, full == tmp ? "TMPDIR" : "the cache");
+    snprintf(out, len, "%s%s: %.400s (log: %s)", quota ? "disk quota exceeded" : "no space left on device", where,
+             first, log);
+    return 1;
 }
 
 /* A log line that shows the feature, and how to name it. First match in the log wins;
