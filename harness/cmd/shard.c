@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "cli.h"
 #include "jsonl.h"
 #include "loader.h"
@@ -40,11 +41,14 @@ static void shard_on_signal(int sig) { shard_signal = sig; }
 static const char *const shard_dropped[] = {"--devices", "--junit",  "--json",    "--html",
                                             "--trace",   "--record", "--compare", "--csv"};
 
-/* The child side of shard k: its own process group, death with the parent, then exec. */
-static void shard_exec(const struct run_opts *o, int k, int n, const char *file)
+/* The child side of shard k: its own process group, death with the parent, the filter that
+ * keeps it and all it starts from signalling the parent (child.h; the shard's own children each
+ * add theirs for the shard), then exec. */
+static void shard_exec(const struct run_opts *o, const struct child_protected *parent, int k, int n, const char *file)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
+    child_guard(parent);
     char exe[4096], shard[32], device[16], jobs[24], trace[4200];
     snprintf(exe, sizeof exe, "%s/harness", path_exe_dir());
     snprintf(shard, sizeof shard, "%d/%d", k, n);
@@ -228,12 +232,14 @@ int shard_devices_all(const struct run_opts *o)
     sigaction(SIGTERM, &sa, NULL);
     char files[SHARD_MAX][4200];
     pid_t pids[SHARD_MAX];
+    struct child_protected self;
+    child_protect_self(&self);
     for (int k = 0; k < n; k++) {
         snprintf(files[k], sizeof files[k], "%s/shard%d.jsonl", dir, k);
         fflush(NULL);
         pids[k] = fork();
         if (pids[k] == 0)
-            shard_exec(o, k, n, files[k]);
+            shard_exec(o, &self, k, n, files[k]);
     }
     int failed[SHARD_MAX] = {0}, code = shard_wait(pids, n, failed);
     if (code == EXIT_OK)

@@ -17,6 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
 /* The parent is gone: take the whole group along (what a kernel forked too), since a death
  * signal reaches only this process. */
 static void child_on_parent_death(int sig)
@@ -64,19 +68,20 @@ static void child_drop_capabilities(void)
     syscall(SYS_capset, &head, none);
 }
 
-/* The child's side before its body: own group, death with the parent, no capability, stdin
- * from /dev/null, stdout and stderr captured when asked, and no descriptor but its pipes (3
- * and 4). */
-static void child_setup(pid_t parent, int out_w, struct child_io *io)
+/* The child's side before its body: its own session (so no terminal's job control reaches it
+ * and its group holds whatever it starts), death with the parent, no capability, stdin from
+ * /dev/null, stdout and stderr captured when asked, no descriptor but its pipes (3 and 4), and,
+ * last, the filter that keeps it and all it starts from signalling the parent (child_guard.c). */
+static void child_setup(const struct child_protected *parent, int out_w, struct child_io *io)
 {
-    setpgid(0, 0);
+    setsid();
     child_drop_capabilities();
     signal(SIGINT, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGTERM, child_on_parent_death);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     /* Checked again in case the parent died before prctl. */
-    if (getppid() != parent)
+    if (getppid() != parent->pid)
         kill(0, SIGKILL);
     /* The pipes out of the way of 0 to 4 first, then stdin, stdout and stderr, then the
      * pipes into 3 and 4. */
@@ -97,6 +102,7 @@ static void child_setup(pid_t parent, int out_w, struct child_io *io)
     io->result_fd = child_move(r, 3);
     io->cmd_fd = child_move(c, 4);
     child_close_from(5);
+    child_guard(parent);
 }
 
 static void child_close_pair(int p[2])
@@ -117,7 +123,8 @@ int child_start(struct child *c, const struct child_opts *o, void (*body)(void *
         child_close_pair(res), child_close_pair(cmd), child_close_pair(out);
         return -1;
     }
-    pid_t parent = getpid();
+    struct child_protected parent;
+    child_protect_self(&parent);
     /* Its children run untrusted code: none may read this process's memory (/proc/PID/mem,
      * ptrace, process_vm_readv), which a same-user process otherwise may. Children inherit it. */
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -135,12 +142,12 @@ int child_start(struct child *c, const struct child_opts *o, void (*body)(void *
         if (out[0] >= 0)
             close(out[0]);
         struct child_io io = {res[1], cmd[0]};
-        child_setup(parent, out[1], &io);
+        child_setup(&parent, out[1], &io);
         body(arg, &io);
         _exit(0);
     }
-    /* Also from this side: the group must exist before a kill is sent to it. */
-    setpgid(pid, pid);
+    /* The child makes its session and group itself (setsid fails in a group leader, so this
+     * side may not make the group first); a kill sent before reaches it by its pid. */
     close(res[1]);
     if (cmd[0] >= 0)
         close(cmd[0]);
@@ -228,17 +235,77 @@ void child_close_pipes(struct child *c)
         }
 }
 
+/* What the child printed and is there now, without waiting: up to its end, or 256 KiB (a
+ * process it started may go on writing). */
+static void child_take_output(struct child *c, void (*on_output)(void *, const char *, size_t), void *arg, int wait_ms)
+{
+    char buf[4096];
+    for (int reads = 0; c->out_fd >= 0 && reads < 64; reads++) {
+        struct pollfd p = {c->out_fd, POLLIN, 0};
+        if (poll(&p, 1, wait_ms) <= 0)
+            return;
+        ssize_t n = read(c->out_fd, buf, sizeof buf);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0) {
+            close(c->out_fd);
+            c->out_fd = -1;
+            return;
+        }
+        if (on_output)
+            on_output(arg, buf, (size_t)n);
+        wait_ms = 0;
+    }
+}
+
+int child_wait(struct child *c, double deadline, void (*on_output)(void *arg, const char *bytes, size_t n), void *arg,
+               int *status)
+{
+    *status = 0;
+    if (c->pid <= 0) {
+        child_close_pipes(c);
+        return 0;
+    }
+    /* Its exit makes a pidfd readable; without pidfds (Linux < 5.3), a look every 10 ms. */
+    int pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0), timed_out = 0;
+    for (;;) {
+        pid_t got = waitpid(c->pid, status, WNOHANG);
+        if (got == c->pid)
+            break;
+        if (got < 0 && errno != EINTR) {
+            *status = 127 << 8; /* reaped by someone else: its end is unknown, never a success */
+            break;
+        }
+        double left = deadline - now_ms();
+        if (left <= 0) {
+            timed_out = 1;
+            break;
+        }
+        struct pollfd p[2] = {{c->out_fd, POLLIN, 0}, {pidfd, POLLIN, 0}};
+        int wait_ms = left > 1e9 ? 1000000000 : (int)left + 1;
+        if (poll(p, 2, pidfd >= 0 || wait_ms < 10 ? wait_ms : 10) > 0 && p[0].revents)
+            child_take_output(c, on_output, arg, 0);
+    }
+    if (timed_out) {
+        child_kill(c);
+        while (waitpid(c->pid, status, 0) < 0 && errno == EINTR)
+            ;
+    } else {
+        child_take_output(c, on_output, arg, 0);
+    }
+    if (pidfd >= 0)
+        close(pidfd);
+    child_close_pipes(c);
+    /* Whatever the child started (a forking kernel, a compiler's own children) goes with it. */
+    kill(-c->pid, SIGKILL);
+    c->pid = -1;
+    return timed_out ? -1 : 0;
+}
+
 int child_reap(struct child *c)
 {
-    child_close_pipes(c);
-    int status = 0;
-    if (c->pid > 0) {
-        while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        /* Whatever the child started (a forking kernel, a compiler) goes with it. */
-        kill(-c->pid, SIGKILL);
-    }
-    c->pid = -1;
+    int status;
+    child_wait(c, now_ms() + CHILD_REAP_GRACE_MS, NULL, NULL, &status);
     return status;
 }
 
@@ -250,12 +317,12 @@ void child_adopt_orphans(void)
         child_adopter = getpid();
 }
 
-/* The parent pid in /proc/PID/stat: the field after the command's closing parenthesis (a
- * command may hold spaces and parentheses itself). */
-static pid_t child_parent_of(const char *pid)
+/* The parent pid and state in /proc/PID/stat: the fields after the command's closing
+ * parenthesis (a command may hold spaces and parentheses itself). */
+static pid_t child_parent_of(const char *pid, char *state)
 {
     char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    snprintf(path, sizeof path, "/proc/%.40s/stat", pid);
     FILE *f = fopen(path, "r");
     size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
     if (f)
@@ -263,20 +330,110 @@ static pid_t child_parent_of(const char *pid)
     buf[n] = 0;
     char *close = strrchr(buf, ')');
     int ppid = -1;
-    return close && sscanf(close + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : -1;
+    return close && sscanf(close + 1, " %c %d", state, &ppid) == 2 ? (pid_t)ppid : -1;
+}
+
+/* SIGKILL to every child of this process; returns how many of them were running and not seen
+ * before (seen: n_seen of them, at most 256 remembered). */
+static int child_kill_each(pid_t *seen, int *n_seen)
+{
+    DIR *d = opendir("/proc");
+    int fresh = 0;
+    pid_t self = getpid();
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char state = 0;
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || child_parent_of(e->d_name, &state) != self)
+            continue;
+        pid_t pid = (pid_t)atoi(e->d_name);
+        int known = 0;
+        for (int i = 0; i < *n_seen && !known; i++)
+            known = seen[i] == pid;
+        if (!known && state != 'Z') {
+            fresh++;
+            if (*n_seen < 256)
+                seen[(*n_seen)++] = pid;
+        }
+        kill(pid, SIGKILL);
+    }
+    if (d)
+        closedir(d);
+    return fresh;
+}
+
+int child_end_descendants(void)
+{
+    if (child_adopter != getpid())
+        return 0;
+    pid_t seen[256];
+    int n_seen = 0, ended = 0;
+    /* A killed child's own children come to this process (their subreaper): round after round
+     * until none is left. */
+    for (;;) {
+        pid_t pid;
+        while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+            ;
+        if (pid < 0 && errno == ECHILD)
+            return ended;
+        ended += child_kill_each(seen, &n_seen);
+        usleep(1000);
+    }
 }
 
 void child_kill_orphans(void)
 {
     /* Only the adopting process: a forked child that exits through atexit kills nothing. */
-    DIR *d = child_adopter == getpid() ? opendir("/proc") : NULL;
-    if (!d)
+    (void)child_end_descendants();
+}
+
+/* Async-signal-safe pieces of child_kill_children_now: no stdio, no allocation. */
+static pid_t child_number(const char *s)
+{
+    long v = 0;
+    for (; *s >= '0' && *s <= '9' && v < 1 << 30; s++)
+        v = v * 10 + (*s - '0');
+    return *s ? -1 : (pid_t)v;
+}
+
+static pid_t child_parent_now(const char *pid)
+{
+    char path[64] = "/proc/", buf[512];
+    size_t at = 6, n = strlen(pid);
+    if (n > 20)
+        return -1;
+    memcpy(path + at, pid, n), at += n;
+    memcpy(path + at, "/stat", 6);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (got <= 0)
+        return -1;
+    buf[got] = 0;
+    char *close = strrchr(buf, ')');
+    if (!close || close[1] != ' ' || !close[2] || close[3] != ' ')
+        return -1;
+    char *end = close + 4;
+    while (*end >= '0' && *end <= '9')
+        end++;
+    *end = 0;
+    return child_number(close + 4);
+}
+
+void child_kill_children_now(void)
+{
+    int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0)
         return;
-    for (struct dirent *e; (e = readdir(d));)
-        if (e->d_name[0] >= '1' && e->d_name[0] <= '9' && child_parent_of(e->d_name) == child_adopter) {
-            pid_t pid = (pid_t)atoi(e->d_name);
-            if (kill(pid, SIGKILL) == 0)
-                (void)waitpid(pid, NULL, 0);
+    pid_t self = getpid();
+    char buf[4096];
+    long n;
+    while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0)
+        for (long off = 0; off < n;) {
+            struct dirent64 *e = (struct dirent64 *)(buf + off);
+            off += e->d_reclen;
+            pid_t pid = child_number(e->d_name);
+            if (pid > 0 && child_parent_now(e->d_name) == self)
+                kill(-pid, SIGKILL), kill(pid, SIGKILL);
         }
-    closedir(d);
+    close(dir);
 }

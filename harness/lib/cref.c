@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* cref.c: see cref.h. The compiler and each call run as children (child.c); a call's regions
- * are shared mappings made before the fork, each ending at an inaccessible page (an overrun
- * faults at its first byte; an underrun from the page below the region's first), so the parent
- * reads the results in place and the child's fault handler names what it touched. */
+/* cref.c: see cref.h. The compiler and each call run as children (child.c), each to its own
+ * exit within the deadline; a call's regions are shared mappings made before the fork, each
+ * ending at an inaccessible page (an overrun faults at its first byte; an underrun from the page
+ * below the region's first, the slack between them is checked after), so the parent reads the
+ * results in place and the child's fault handler names what it touched. The call's child ends
+ * every process the code started before it reports; it does not fence the code's threads. */
 #include "cref.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
 #include <signal.h>
@@ -14,21 +18,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include "child.h"
 
-/* A fault the child's handler saw, written into memory the parent shares. */
+/* How the call ended, written by the child into memory the parent shares: a fault its handler
+ * saw, or its return and how many processes it had left running then. */
 enum { CREF_FAULT_EXIT = 121, CREF_LOAD_EXIT = 122 };
 struct cref_status {
     int buf;       /* region touched, -1: none of them */
-    int where;     /* 0 before the region, 1 after it, 2 inside an input */
+    int where;     /* 0 before the region's data, 1 after it, 2 inside an input */
     int write;     /* 1 write, 0 read, -1 not known */
     long long at;  /* byte offset from the region's start */
     char msg[512]; /* a load failure */
+    int returned;  /* the function returned (an exit, exec or handler of its own inside it did not) */
+    int left;      /* processes it started that still ran when it returned, killed */
 };
+
+/* The bytes between a region's first inaccessible page and its data (a buffer ends at the last
+ * page), so a write before the data's start that faults nowhere still shows. */
+#define CREF_SLACK 0xa5
 
 struct cref_region {
     char *base, *data;
@@ -55,50 +68,68 @@ static void cref_cleanup(void)
         nftw(cref_dir, cref_rm, 8, FTW_DEPTH | FTW_PHYS);
 }
 
-/* What a child printed: its first line that reports an error ("error:", as compilers write
- * them) and its last line. */
+/* What a child printed: its first line that reports an error as compilers write them, and its
+ * last line; `line` gathers the one coming in. */
 struct cref_said {
-    char first[512], last[512];
+    char first[512], last[512], line[512];
+    size_t used;
 };
+
+/* Whether a compiler's line reports an error: "file:1:2: error: ...", "cc1: fatal error: ...",
+ * gas's "file:3: Error: ...", a driver's "error: ...", nvcc's "file(3): error: ..." and "ptxas
+ * error   : ...". A line that only holds the word, as a path may ("ref_error.c: In function
+ * 'f':"), is not one. rtc.c's rtc_first_error keeps the same rule for kernels' compiles. */
+static int cref_error_word(const char *w)
+{
+    if (strncmp(w, "error", 5) && strncmp(w, "fatal", 5))
+        return 0;
+    w += 5;
+    return w[strspn(w, " \t")] == ':';
+}
+
+static int cref_is_error(const char *line)
+{
+    while (*line == ' ' || *line == '\t')
+        line++;
+    if (!strncmp(line, "fatal error:", 12) || strstr(line, ": error:") || strstr(line, ": fatal error:") ||
+        strstr(line, ": Error:"))
+        return 1;
+    const char *word = line + strcspn(line, " \t:"); /* a tool's name, then "error :" */
+    return cref_error_word(line) || cref_error_word(word + strspn(word, " \t"));
+}
 
 static void cref_line(struct cref_said *said, const char *line)
 {
     if (!line[0])
         return;
     snprintf(said->last, sizeof said->last, "%s", line);
-    if (!said->first[0] && strstr(line, "error"))
+    if (!said->first[0] && cref_is_error(line))
         snprintf(said->first, sizeof said->first, "%s", line);
 }
 
-/* Reads a child's output until it closes or the deadline passes. Returns 0 at the end of
- * output, -1 at the deadline. */
-static int cref_drain(int fd, double deadline, struct cref_said *said)
+/* child_wait's output handler: the bytes a child printed, into lines. */
+static void cref_hear(void *arg, const char *bytes, size_t n)
 {
-    char buf[4096], line[512];
-    size_t used = 0;
-    memset(said, 0, sizeof *said);
-    for (;;) {
-        double left = deadline - now_ms();
-        struct pollfd p = {fd, POLLIN, 0};
-        if (left <= 0 || poll(&p, 1, (int)left) == 0)
-            return -1;
-        ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
+    struct cref_said *said = arg;
+    for (size_t i = 0; i < n; i++) {
+        if (bytes[i] != '\n' && said->used < sizeof said->line - 1) {
+            said->line[said->used++] = bytes[i];
             continue;
-        if (n <= 0) {
-            line[used] = 0;
-            cref_line(said, line);
-            return 0;
         }
-        for (ssize_t i = 0; i < n; i++) {
-            if (buf[i] != '\n' && used < sizeof line - 1) {
-                line[used++] = buf[i];
-                continue;
-            }
-            line[used] = 0, used = 0;
-            cref_line(said, line);
-        }
+        said->line[said->used] = 0, said->used = 0;
+        cref_line(said, said->line);
     }
+}
+
+/* Waits for a child until the deadline, its output heard into said. 0, or -1 when it was
+ * killed at the deadline. */
+static int cref_wait(struct child *c, double timeout_s, struct cref_said *said, int *status)
+{
+    memset(said, 0, sizeof *said);
+    int rc = child_wait(c, now_ms() + timeout_s * 1000, cref_hear, said, status);
+    said->line[said->used] = 0;
+    cref_line(said, said->line);
+    return rc;
 }
 
 struct cref_exec {
@@ -109,12 +140,15 @@ static void cref_exec_body(void *arg, const struct child_io *io)
 {
     (void)io;
     char **argv = ((struct cref_exec *)arg)->argv;
+    /* The compiler's temporaries go into the folder, and with it, however the run ends. */
+    setenv("TMPDIR", cref_dir, 1);
     execvp(argv[0], argv);
     fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
     _exit(127);
 }
 
-/* Runs argv to its end: its exit status (128 + a signal), or -1 with err. */
+/* Runs argv to its end (its own exit, whoever holds its output): its exit status (128 + a
+ * signal), or -1 with err. */
 static int cref_run(char **argv, double timeout_s, struct cref_said *said, struct hb_err *err)
 {
     struct child c;
@@ -122,12 +156,9 @@ static int cref_run(char **argv, double timeout_s, struct cref_said *said, struc
     struct cref_exec x = {argv};
     if (child_start(&c, &o, cref_exec_body, &x, err))
         return -1;
-    int timed_out = cref_drain(c.out_fd, now_ms() + timeout_s * 1000, said);
-    if (timed_out)
-        child_kill(&c);
-    int status = child_reap(&c);
-    if (timed_out)
-        return err_set(err, "%s did not finish in %.0f s", argv[0], timeout_s), -1;
+    int status;
+    if (cref_wait(&c, timeout_s, said, &status))
+        return err_set(err, "does not compile: %s did not finish in %.0f s: killed", argv[0], timeout_s), -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -202,7 +233,7 @@ static void cref_on_fault(int sig, siginfo_t *si, void *ctx)
         if (a < r->base || a >= r->base + r->len)
             continue;
         cref_st->buf = i;
-        cref_st->where = a < r->base + page ? 0 : a >= r->base + r->len - page ? 1 : 2;
+        cref_st->where = a < r->data ? 0 : a >= r->base + r->len - page ? 1 : 2;
         cref_st->at = (long long)(a - r->data);
     }
     _exit(CREF_FAULT_EXIT);
@@ -236,6 +267,9 @@ static void cref_call_body(void *arg, const struct child_io *io)
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigaction(SIGSEGV, &sa, NULL);
     sigaction(SIGBUS, &sa, NULL);
+    /* What it starts (its constructors too) stays below this process, which ends it all before
+     * saying it returned: nothing it left can change its outputs once the parent reads them. */
+    child_adopt_orphans();
     void *dl = dlopen(j->so, RTLD_NOW | RTLD_LOCAL);
     void (*fn)(void *const *) = dl ? (void (*)(void *const *))dlsym(dl, j->entry) : NULL;
     if (!fn) {
@@ -243,6 +277,8 @@ static void cref_call_body(void *arg, const struct child_io *io)
         _exit(CREF_LOAD_EXIT);
     }
     fn(args);
+    cref_st->left = child_end_descendants();
+    cref_st->returned = 1;
     _exit(0);
 }
 
@@ -264,6 +300,7 @@ static int cref_map(const struct cref_buf *bufs, int n, struct hb_err *err)
         mprotect(r->base, page, PROT_NONE);
         mprotect(r->base + r->len - page, page, PROT_NONE);
         r->data = r->base + r->len - page - bufs[i].bytes;
+        memset(r->base + page, CREF_SLACK, (size_t)(r->data - (r->base + page)));
         memcpy(r->data, bufs[i].data, bufs[i].bytes);
     }
     return 0;
@@ -303,9 +340,72 @@ static void cref_explain(int status, const struct cref_buf *bufs, const struct c
     } else if (WIFSIGNALED(status)) {
         const char *name = strsignal(WTERMSIG(status));
         err_set(err, "crashed: %s (signal %d)%s%s", name ? name : "signal", WTERMSIG(status), tail, said);
+    } else if (WEXITSTATUS(status) == 0) {
+        err_set(err,
+                "exited with status 0 without returning (an exit, exec or signal handler of its own inside it)%s%s",
+                tail, said);
     } else {
         err_set(err, "exited with status %d%s%s", WEXITSTATUS(status), tail, said);
     }
+}
+
+/* The first byte of [from, to) that is not `want`, or NULL. */
+static const char *cref_changed(const char *from, const char *to, unsigned char want)
+{
+    for (; from < to; from++)
+        if ((unsigned char)*from != want)
+            return from;
+    return NULL;
+}
+
+/* After a call that returned: writes that faulted nowhere, into the slack before a buffer's
+ * data, an inaccessible page or an input the code made writable (mprotect). 0, or -1 with err. */
+static int cref_check(const struct cref_buf *bufs, int n, struct hb_err *err)
+{
+    size_t page = cref_page();
+    for (int i = 0; i < n; i++) {
+        const struct cref_region *r = &cref_regions[i];
+        const struct cref_buf *b = &bufs[i];
+        char *end = r->base + r->len;
+        mprotect(r->base, page, PROT_READ), mprotect(end - page, page, PROT_READ);
+        const char *at = cref_changed(r->base, r->base + page, 0);
+        if (!at)
+            at = cref_changed(r->base + page, r->data, CREF_SLACK);
+        if (at)
+            return err_set(err, "wrote before the start of %s (at byte %lld; %s has %zu bytes)", b->name,
+                           (long long)(at - r->data), b->name, b->bytes),
+                   -1;
+        if (!b->writable && memcmp(r->data, b->data, b->bytes)) {
+            size_t k = 0;
+            while (r->data[k] == ((const char *)b->data)[k])
+                k++;
+            return err_set(err, "wrote its input %s (at byte %zu)", b->name, k), -1;
+        }
+        if ((at = cref_changed(end - page, end, 0)))
+            return err_set(err, "wrote past the end of %s (at byte %lld; %s has %zu bytes)", b->name,
+                           (long long)(at - r->data), b->name, b->bytes),
+                   -1;
+    }
+    return 0;
+}
+
+/* How the call ended: 0 when it returned, left nothing running and wrote nowhere it may not;
+ * else -1 with err. */
+static int cref_outcome(struct child *c, double timeout_s, const struct cref_buf *bufs, int n, struct hb_err *err)
+{
+    struct cref_said said;
+    int status;
+    if (cref_wait(c, timeout_s, &said, &status))
+        return err_set(err, "did not return in %.0f s: killed", timeout_s), -1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) || !cref_st->returned)
+        return cref_explain(status, bufs, &said, err), -1;
+    if (cref_st->left)
+        return err_set(err,
+                       "returned leaving %d process%s it started running (killed): %s could have changed its "
+                       "outputs after it returned",
+                       cref_st->left, cref_st->left > 1 ? "es" : "", cref_st->left > 1 ? "they" : "it"),
+               -1;
+    return cref_check(bufs, n, err);
 }
 
 int cref_call(const char *so, const char *entry, struct cref_buf *bufs, int n, double timeout_s, struct hb_err *err)
@@ -322,22 +422,38 @@ int cref_call(const char *so, const char *entry, struct cref_buf *bufs, int n, d
     struct cref_job job = {so, entry, bufs, n};
     if (!rc)
         rc = child_start(&c, &o, cref_call_body, &job, err);
-    if (!rc) {
-        struct cref_said said;
-        int timed_out = cref_drain(c.out_fd, now_ms() + timeout_s * 1000, &said);
-        if (timed_out)
-            child_kill(&c);
-        int status = child_reap(&c);
-        if (timed_out)
-            err_set(err, "did not return in %.0f s: killed", timeout_s);
-        else if (!WIFEXITED(status) || WEXITSTATUS(status))
-            cref_explain(status, bufs, &said, err);
-        rc = timed_out || !WIFEXITED(status) || WEXITSTATUS(status) ? -1 : 0;
-        for (int i = 0; !rc && i < n; i++)
-            if (bufs[i].writable)
-                memcpy(bufs[i].data, cref_regions[i].data, bufs[i].bytes);
-    }
+    if (!rc)
+        rc = cref_outcome(&c, timeout_s, bufs, n, err);
+    for (int i = 0; !rc && i < n; i++)
+        if (bufs[i].writable)
+            memcpy(bufs[i].data, cref_regions[i].data, bufs[i].bytes);
     cref_unmap();
     munmap(cref_st, sizeof *cref_st);
     return rc;
+}
+
+void cref_remove_now(void)
+{
+    if (!cref_dir[0] || getpid() != cref_dir_owner)
+        return;
+    /* A compiler just killed may still write a file: the folder is listed again until it goes. */
+    for (int tries = 0; tries < 10; tries++) {
+        int dir = open(cref_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir < 0)
+            return;
+        char buf[4096];
+        long got;
+        while ((got = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0)
+            for (long off = 0; off < got;) {
+                const struct dirent64 *e = (const struct dirent64 *)(buf + off);
+                off += e->d_reclen;
+                if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && unlinkat(dir, e->d_name, 0) && errno == EISDIR)
+                    unlinkat(dir, e->d_name, AT_REMOVEDIR);
+            }
+        close(dir);
+        if (rmdir(cref_dir) == 0 || errno != ENOTEMPTY)
+            return;
+        struct timespec pause = {0, 20 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
 }

@@ -29,9 +29,14 @@ struct cref_buf {
 };
 
 /* Calls `void entry(void *const *args)` from the shared object `so` in a child process with the
- * regions' addresses. 0, or -1 with err saying what happened (a signal, the first access outside
- * a region or a write to an input, the time out, an exit status) and the last line the code
- * printed. */
+ * regions' addresses. The call is done when that process has returned from it and ended every
+ * process it started. 0, or -1 with err saying what happened (a signal, the first access outside
+ * a region or a write to an input, an exit before returning, processes left running, the time
+ * out, an exit status) and the last line the code printed. */
 int cref_call(const char *so, const char *entry, struct cref_buf *bufs, int n, double timeout_s, struct hb_err *err);
+
+/* From a signal handler (async-signal-safe): removes this process's build folder now, as its
+ * atexit handler would (kill the compilers first: child_kill_children_now). */
+void cref_remove_now(void);
 
 #endif

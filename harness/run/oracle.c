@@ -63,7 +63,7 @@ static int orc_launch(struct orc_job *j, const struct hb_backend *be, hb_ctx *ct
 
 static void orc_body(void *arg, int fd)
 {
-    (void)fd; /* the parent waits for it to close: the child's end */
+    (void)fd; /* unused: the parent waits for this process's exit */
     struct orc_job *j = arg;
     /* The case data every worker reads is read-only in this child from its fork on (arena.h):
      * the kernel's native code cannot change it, and the references are not here at all. */
@@ -117,11 +117,8 @@ int orc_run(const struct kern_desc *k, const struct hb_case *c, const struct cus
     if (!ok || child_spawn(&ch, orc_body, &j, &err)) {
         snprintf(why, len, "%s", ok ? err.msg : "no shared memory for its outputs");
     } else {
-        char byte;
-        int timed_out = child_read(ch.fd, &byte, 1, (int)(timeout_s * 1000)) == -1;
-        if (timed_out)
-            child_kill(&ch);
-        int status = child_reap(&ch);
+        int status;
+        int timed_out = child_wait(&ch, now_ms() + timeout_s * 1000, NULL, NULL, &status) < 0;
         orc_end(&j, status, timed_out, timeout_s, why, len);
         ok = !timed_out && WIFEXITED(status) && j.st->done;
     }

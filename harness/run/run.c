@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "cref.h"
 #include "guard.h"
 #include "jsonl.h"
 #include "outputs.h"
@@ -90,8 +91,9 @@ void run_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_
 
 /* Before the first group nothing is worth finishing: a signal says so and exits at once
  * (the reports already hold only this run's header; the JSON gets its end record from a
- * buffer made in advance, as a handler may only write(2)); afterwards it stops the run,
- * which writes what came. */
+ * buffer made in advance, as a handler may only write(2)), killing the children (a reference's
+ * compiler, a reference) and removing the references' build folder, since no atexit handler
+ * runs; afterwards it stops the run, which writes what came. */
 static volatile sig_atomic_t run_started;
 /* Case data goes to the arena (arena.h) in this run. */
 static int arena_open_now;
@@ -107,6 +109,8 @@ static void on_signal(int sig)
     char msg[] = "\nharness: interrupted by signal NN before the first result: the reports hold none\n";
     char *nn = strstr(msg, "NN");
     nn[0] = (char)('0' + sig / 10 % 10), nn[1] = (char)('0' + sig % 10);
+    child_kill_children_now();
+    cref_remove_now();
     if (early_json_fd >= 0 && write(early_json_fd, early_json_end, strlen(early_json_end)) < 0)
         _exit(128 + sig);
     if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)

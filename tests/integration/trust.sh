@@ -370,3 +370,64 @@ else
     if tail -1 "$T/g.jsonl" | grep -q '"interrupted":true'; then ok "... its run's reports say interrupted"
     else bad "... its run's reports say interrupted" "$T/g.jsonl"; fi
 fi
+
+# Issue 47: children with deadlines. Every child the harness waits on (a C reference, its
+# compiler, an oracle, a worker) has a deadline, whoever holds its output, and none of them, nor
+# anything they start, can stop the harness (a seccomp filter: lib/child_guard.c).
+if [ -z "$(device_count sim)" ]; then
+    skip "issue 47: children with deadlines" "sim backend not built"
+else
+    echo "integration: issue 47: children with deadlines, and none can stop the harness"
+    C=tests/data/children
+    CR="--backend sim --width 32 --timeout 20 --only-manifest --cases $C/children.cases"
+    # dead PID: gone, or a zombie that whoever adopted it has not reaped.
+    dead() { [ ! -e "/proc/$1" ] || [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" = Z ]; }
+    expect_exit 1 "a kernel, a reference, an oracle and a host constructor SIGSTOP the harness: the run ends" -- \
+        timeout -k 5 90 env XDG_CACHE_HOME="$T/cache" "$H" run $CR --manifest $C/stops.manifest --json "$T/stops.jsonl"
+    json_check "... every stop refused: the stopping kernel's wrong answer is the one FAIL" "$T/stops.jsonl" \
+        "sorted((r['kernel'], r['verdict']) for r in recs) == [('port_of_stopper', 'PASS'), ('stops_ctor', 'PASS'), ('stops_kernel', 'FAIL'), ('stops_oracle', 'PASS'), ('stops_ref', 'PASS')]"
+    expect_exit 1 "... and so under --devices all (a shard's children stop neither it nor the run above)" -- \
+        timeout -k 5 90 env HB_SIM_DEVICES=2 XDG_CACHE_HOME="$T/cache" "$H" run $CR --devices all \
+        --manifest $C/stops.manifest --quiet
+
+    start=$(date +%s)
+    expect_exit 1 "a reference and an oracle that close their output and spin are ERRORs" -- timeout -k 5 90 \
+        env XDG_CACHE_HOME="$T/cache" "$H" run $CR --manifest $C/hangs.manifest --kernel ref_closes,port_of_closer \
+        --json "$T/hangs.jsonl"
+    json_check "... at their timeout (3 s), reference-error" "$T/hangs.jsonl" \
+        "len(recs) == 2 and 'did not return in 3 s: killed' in find(kernel='ref_closes')[0]['why'] and 'no answer in 3 s: killed' in find(kernel='port_of_closer')[0]['why'] and all('reference-error' in r['classes'] for r in recs)"
+    if [ $(($(date +%s) - start)) -lt 60 ]; then ok "... in well under a minute"
+    else bad "... in well under a minute (took $(($(date +%s) - start)) s)" "$T/out"; fi
+
+    expect_exit 1 "a C compiler (CC) that closes its output and never ends: the reference is an ERROR" -- \
+        timeout -k 5 90 env HB_TEST_CC_PID="$T/cc.pid" CC="$PWD/$C/cc_hangs.sh" XDG_CACHE_HOME="$T/cache" \
+        "$H" run $CR --manifest $C/cc.manifest
+    has "... killed at the reference's timeout" "cc_hangs.sh did not finish in 3 s: killed"
+    cc_pid=$(cat "$T/cc.pid" 2>/dev/null)
+    if [ -n "$cc_pid" ] && dead "$cc_pid"; then ok "... and what it started did not outlive the run"
+    else bad "... and what it started did not outlive the run (pid '$cc_pid')" "$T/out"; [ -n "$cc_pid" ] && kill -9 "$cc_pid"; fi
+
+    expect_exit 1 "references that leave processes, write before y, hide a fault or unprotect an input" -- \
+        timeout -k 5 90 env XDG_CACHE_HOME="$T/cache" "$H" run $CR --manifest $C/sly.manifest --json "$T/sly.jsonl"
+    json_check "... are each the harness's ERROR naming what it did, never the right kernel's FAIL" "$T/sly.jsonl" \
+        "len(recs) == 5 and all(r['verdict'] == 'ERROR' and 'reference-error' in r['classes'] for r in recs) and all(w in find(kernel=k)[0]['why'] for k, w in [('ref_helper', 'returned leaving 1 process it started running (killed)'), ('ref_scribbles', 'returned leaving 1 process it started running (killed)'), ('ref_before', 'wrote before the start of y (at byte -4'), ('ref_hides', 'exited with status 0 without returning'), ('ref_unprotects', 'wrote its input x (at byte 0)')])"
+
+    mkdir -p "$T/sigtmp"
+    env HB_TEST_CC_PID="$T/sig.pid" CC="$PWD/$C/cc_hangs.sh" TMPDIR="$T/sigtmp" XDG_CACHE_HOME="$T/cache" \
+        "$H" run $CR --manifest $C/cc.manifest >"$T/out" 2>&1 &
+    pid=$!
+    for _ in $(seq 200); do [ -s "$T/sig.pid" ] && break; sleep 0.05; done
+    kill -TERM $pid
+    wait $pid
+    rc=$?
+    sig_pid=$(cat "$T/sig.pid" 2>/dev/null)
+    if [ "$rc" = 143 ] && [ -z "$(ls "$T/sigtmp")" ]; then ok "SIGTERM while a reference builds: exit 143, no hb-ref.* folder left"
+    else bad "SIGTERM while a reference builds: exit 143, no hb-ref.* folder left (exit $rc; $(ls "$T/sigtmp"))" "$T/out"; fi
+    if [ -n "$sig_pid" ] && dead "$sig_pid"; then ok "... and the compiler's children did not outlive the run"
+    else bad "... and the compiler's children did not outlive the run (pid '$sig_pid')" "$T/out"; [ -n "$sig_pid" ] && kill -9 "$sig_pid"; fi
+
+    expect_exit 1 "a kernel that does not compile, in a file named k_error.cu" -- env XDG_CACHE_HOME="$T/cache" \
+        "$H" run $CR --manifest $C/error.manifest --json "$T/kerr.jsonl"
+    json_check "... quotes the compiler's error line, not one that merely holds the path" "$T/kerr.jsonl" \
+        "len(recs) == 1 and 'k_error.cu:7:' in recs[0]['why'] and ': error:' in recs[0]['why'] and 'In function' not in recs[0]['why']"
+fi

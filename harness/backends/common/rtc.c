@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -151,21 +150,46 @@ int rtc_describe(const struct hb_kernel_spec *s, const char *binary, const char 
     return rc;
 }
 
+/* "error :" or "fatal :" at w (nvcc's and ptxas's spelling). */
+static int rtc_error_word(const char *w)
+{
+    if (strncmp(w, "error", 5) && strncmp(w, "fatal", 5))
+        return 0;
+    w += 5;
+    return w[strspn(w, " \t")] == ':';
+}
+
+/* Whether a compiler's line (n bytes) reports an error: "file:1:2: error: ...", "cc1plus: fatal
+ * error: ...", gas's "file:3: Error: ...", a driver's "error: ...", nvcc's "file(3): error: ..."
+ * and "nvcc fatal   : ...", glslc's "file:6: error: ...". A line that only holds the word, as a
+ * path may ("h_error.cu: In function 'f':"), is not one. lib/cref.c's cref_is_error keeps the
+ * same rule for C references (a backend includes nothing of the core). */
+static int rtc_is_error(const char *line, size_t n)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%.*s", (int)(n < sizeof text ? n : sizeof text - 1), line);
+    const char *t = text + strspn(text, " \t");
+    if (!strncmp(t, "fatal error:", 12) || strstr(t, ": error:") || strstr(t, ": fatal error:") ||
+        strstr(t, ": Error:"))
+        return 1;
+    const char *word = t + strcspn(t, " \t:"); /* a tool's name, then "error :" */
+    return rtc_error_word(t) || rtc_error_word(word + strspn(word, " \t"));
+}
+
 void rtc_first_error(const char *text, char *out, size_t len)
 {
-    const char *line = text, *pick = NULL;
+    const char *line = text, *pick = NULL, *last = text;
     while (*line && !pick) {
-        const char *end = strchr(line, '\n');
-        size_t n = end ? (size_t)(end - line) : strlen(line);
-        for (size_t i = 0; i + 5 <= n && !pick; i++)
-            if (strncasecmp(line + i, "error", 5) == 0) /* gcc's "error", gas's "Error" */
-                pick = line;
-        line = end ? end + 1 : line + n;
+        size_t n = strcspn(line, "\n");
+        if (rtc_is_error(line, n))
+            pick = line;
+        else if (line[strspn(line, " \t")] != '\n' && line[strspn(line, " \t")])
+            last = line;
+        line += n + (line[n] == '\n');
     }
     if (!pick)
-        pick = text;
-    while (*pick == ' ' || *pick == '\t' || *pick == '\n')
-        pick++;
+        pick = last;
+    pick += strspn(pick, " \t");
     size_t n = strcspn(pick, "\n");
     snprintf(out, len, "%.*s", (int)n, pick);
 }

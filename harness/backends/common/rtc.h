@@ -91,7 +91,8 @@ int rtc_run(char *const argv[], const char *log, char *err, size_t errlen);
  * rtc_run. */
 int rtc_build(char *argv[], int out_arg, const char *path, char *err, size_t errlen);
 
-/* The first line of text that says "error" in any case (else its first line), trimmed, into
+/* The first line of text that reports an error as compilers write them (": error:", "fatal
+ * error:", nvcc's "error :"; not a path that holds the word), else its last line, trimmed, into
  * out. */
 void rtc_first_error(const char *text, char *out, size_t len);
 
