@@ -153,6 +153,8 @@ static long vfy_written_by_neither(struct vfy_case *v, int restore)
         enum hb_type type = (enum hb_type)v->lay.type[b];
         const struct ty_info *ty = ty_get(type);
         size_t n = v->lay.pure_out[b] ? v->lay.bytes[b] / ty->size : 0;
+        if (n && !memcmp(v->got[b], v->first[b], v->lay.bytes[b]))
+            continue; /* the same bits: none of them (outputs run to GiBs) */
         for (size_t e = 0; e < n; e++) {
             char *got = (char *)v->got[b] + e * ty->size;
             const char *first = (const char *)v->first[b] + e * ty->size;
