@@ -23,7 +23,7 @@ struct orc_status {
 
 struct orc_job {
     const struct kern_desc *k;
-    const struct hb_case *c;
+    struct hb_case c; /* by value: the child has no case set (plan_prepare.c) */
     const struct cus_data *cd;
     int width;
     struct op_layout l;
@@ -44,7 +44,7 @@ static int orc_launch(struct orc_job *j, const struct hb_backend *be, hb_ctx *ct
         if (be->alloc(ctx, bytes, &a.bufs[i]) != HB_OK || be->upload(ctx, a.bufs[i], 0, j->l.data[i], j->l.bytes[i]))
             return snprintf(j->st->why, sizeof j->st->why, "buffers: %s", be->last_error(ctx)), -1;
     }
-    if (kern_grid(j->k, j->c, grid, &err))
+    if (kern_grid(j->k, &j->c, grid, &err))
         return txt_copy(j->st->why, sizeof j->st->why, err.msg), -1;
     if (grid[0] && grid[1] && grid[2] && be->launch(ctx, kern, grid, &a, NULL) != HB_OK)
         return snprintf(j->st->why, sizeof j->st->why, "launch: %s", be->last_error(ctx)), -1;
@@ -104,7 +104,7 @@ static void orc_end(const struct orc_job *j, int status, int timed_out, double t
 int orc_run(const struct kern_desc *k, const struct hb_case *c, const struct cus_data *cd, void *const outs[],
             int width, double timeout_s, char *why, size_t len)
 {
-    struct orc_job j = {k, c, cd, width, {0}, {NULL}, NULL};
+    struct orc_job j = {k, *c, cd, width, {0}, {NULL}, NULL};
     cus_layout_of(k, cd, &j.l);
     j.st = mmap(NULL, sizeof *j.st, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int ok = j.st != MAP_FAILED;

@@ -5,7 +5,10 @@
  * smallest first, while the first workers open their devices. It runs no kernel. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ref.h"
 #include "runner.h"
@@ -73,11 +76,26 @@ static int plan_by_cost(const void *a, const void *b, void *cx)
     return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
 }
 
+/* The case set's pages (768 bytes a case, on the heap) kept out of (MADV_DONTFORK) or back in
+ * (MADV_DOFORK) the children forked from now on. A reference child, forked once per case, reads
+ * none of them (an oracle's gets its case by value, oracle.c), but fork copied their page tables
+ * for each: a reference phase quadratic in the case count. No worker is forked before the
+ * forking cases are made (runner.h's `unmade`). Only pages wholly inside the array: the heap
+ * shares the others. */
+static void plan_cases_fork(const struct case_set *cs, int advice)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)cs->c + page - 1) & ~(page - 1), hi = (uintptr_t)(cs->c + cs->cap) & ~(page - 1);
+    if (cs->c && hi > lo)
+        madvise((void *)lo, hi - lo, advice);
+}
+
 /* Cases whose data forks a child (a custom op's C reference), made here before any reference
  * thread starts: a fork while OpenBLAS computes on another thread hangs in its fork handler. */
 static void plan_prepare_forking(struct plan_pool *p)
 {
     struct run_ctx *cx = p->cx;
+    plan_cases_fork(&cx->cases, MADV_DONTFORK);
     for (int i = 0; i < cx->cases.n && !sup_interrupted; i++) {
         struct case_data *d = &cx->data[i];
         if (!d->used || !op_get(d->c->op)->prepare_forks)
@@ -88,6 +106,7 @@ static void plan_prepare_forking(struct plan_pool *p)
         if (atomic_fetch_sub(&cx->unmade, 1) == 1)
             p->ms = now_ms() - p->t0;
     }
+    plan_cases_fork(&cx->cases, MADV_DOFORK);
 }
 
 /* Which kernels each case is run with: the groups' (parts included), so that a kernel left out
