@@ -309,6 +309,84 @@ START_TEST(the_parent_judges_every_output_from_the_bytes_sent)
 }
 END_TEST
 
+/* A u8 copy of 0 1 2 ... 299 (its right y[165] is 165, u8's poison) and one launch's y. */
+static void send_y(struct vfy_case *v, const uint8_t *y, int launch)
+{
+    size_t room = 0;
+    void *to = vfy_dest(v, 0, &room);
+    ck_assert(to && room == 300);
+    memcpy(to, y, 300);
+    struct msg m;
+    memset(&m, 0, sizeof m);
+    m.type = MSG_LAUNCH, m.launch = launch, m.guard_arg = m.fault_arg = -1;
+    vfy_launch(v, &m);
+}
+
+/* What the parent makes of launches of a kernel that never writes y[165] (each launch's start,
+ * the poison, then the other one, testbed.c), of a right one, and of one that differs. */
+static struct cmp_result launches(const struct fixture *f, int skip, int differ)
+{
+    uint8_t y[300];
+    for (int i = 0; i < 300; i++)
+        y[i] = (uint8_t)i;
+    struct rep_result row;
+    memset(&row, 0, sizeof row);
+    cmp_init(&row.cmp);
+    struct vfy_case v;
+    vfy_begin(&v, &f->ks.k[0], &f->d, &row);
+    for (int launch = 0; launch < 3; launch++) {
+        if (skip)
+            y[165] = launch % 2 ? 0x5a : 0xa5;
+        y[7] = (uint8_t)(differ && launch == 1 ? 8 : 7);
+        send_y(&v, y, launch);
+    }
+    struct cmp_result r = v.r.cmp;
+    vfy_free(&v);
+    return r;
+}
+
+START_TEST(an_element_no_launch_writes_is_unwritten_where_the_poison_is_right)
+{
+    free(t_write(dir, "ref.c",
+                 "#include <stdint.h>\nvoid copy(const uint8_t *x, uint8_t *y, int n)\n"
+                 "{ for (int i = 0; i < n; i++) y[i] = x[i]; }\n"));
+    char *path = t_write(dir, "k.manifest",
+                         "[k]\nop = custom\nlang = cuda\nsource = sg.cu\nentry = e\nsizes = n\n"
+                         "buffers = x u8 in n iota; y u8 out n\nargs = x y n\nblock = 32\ngrid = n/32\n"
+                         "reference = ref.c copy\n");
+    struct fixture f;
+    memset(&f, 0, sizeof f);
+    struct hb_err err = {{0}};
+    ck_assert_msg(kern_parse_file(path, &f.ks, &err) == 0, "%s", err.msg);
+    ck_assert_msg(case_parse_text("c.cases", "custom c n=300\n", &f.cs, &err) == 0, "%s", err.msg);
+    f.d.c = &f.cs.c[0];
+    op_prepare(&f.d, &f.ks, 1);
+    free(path);
+    struct op_layout l;
+    op_custom.layout(&f.d, &f.ks.k[0], &l);
+    ck_assert(l.pure_out[1] && !l.pure_out[0]);
+    struct cmp_result r = launches(&f, 1, 0);
+    ck_assert_msg(r.classes == CLS_UNWRITTEN && r.unwritten == 1 && r.bad == 1 && r.first_i == 165, "classes %x",
+                  r.classes);
+    ck_assert_str_eq(r.first_values, "expected 165 got 90 (u8)");
+    ck_assert(r.heat_rows == 1 && r.heat_cols == 300);
+    r = launches(&f, 0, 0);
+    ck_assert_uint_eq(r.classes, 0);
+    r = launches(&f, 1, 1); /* a difference beside it is still one */
+    ck_assert_uint_eq(r.classes, CLS_UNWRITTEN | CLS_NONDET);
+    /* Either poison where the reference differs is unwritten. */
+    uint8_t got[300];
+    for (int i = 0; i < 300; i++)
+        got[i] = (uint8_t)i;
+    got[3] = 0x5a;
+    const void *bufs[2] = {NULL, got};
+    cmp_init(&r);
+    op_custom.compare(&f.d, &f.ks.k[0], bufs, &r);
+    ck_assert(r.classes == CLS_UNWRITTEN && r.unwritten == 1 && r.first_i == 3);
+    unmake(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("custom_data");
@@ -323,6 +401,7 @@ static Suite *suite(void)
     tcase_add_test(t, f32_bounds_judge_special_values_as_any_element);
     tcase_add_test(t, integers_are_exact_whatever_the_tolerance);
     tcase_add_test(t, the_parent_judges_every_output_from_the_bytes_sent);
+    tcase_add_test(t, an_element_no_launch_writes_is_unwritten_where_the_poison_is_right);
     suite_add_tcase(s, t);
     return s;
 }

@@ -2,9 +2,9 @@
 /* test_runner.c: the conformance run's own machinery against the real emulator backend (the
  * child protocol's records are test_protocol.c's): child processes (group kill, death with the
  * parent, no inherited descriptor, captured output, no reading the parent's memory), planning
- * (case selection and shards), supervision (results, a crash contained and the run going on, a
- * hang killed) and the scheduler (parallel runs give the serial run's rows, --maxfail). Needs
- * `make` (hb_sim.so). */
+ * (case selection and shards, reference children without the case set), supervision (results, a
+ * crash contained and the run going on, a hang killed) and the scheduler (parallel runs give the
+ * serial run's rows, --maxfail). Needs `make` (hb_sim.so). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -280,6 +280,46 @@ END_TEST
 
 static struct probe sim_probe;
 
+/* The case set is not in a reference child (issue 47, N28: fork copied its page tables for
+ * every case): a reference that reads it where the parent has it (HB_TEST_PEEK) crashes. */
+START_TEST(reference_children_do_not_inherit_the_case_set)
+{
+    char *dir = t_tmpdir();
+    free(t_write(dir, "peek.c",
+                 "#include <stdlib.h>\nvoid peek(const float *x, float *y, int n)\n"
+                 "{ volatile const char *p = (const char *)strtoull(getenv(\"HB_TEST_PEEK\"), NULL, 16);\n"
+                 "  char c = *p; for (int i = 0; i < n; i++) y[i] = x[i] + (float)(c & 0); }\n"));
+    char *manifest = t_write(dir, "k.manifest",
+                             "[peek]\nop = custom\nlang = cuda\nsource = peek.c\nentry = e\nsizes = n\n"
+                             "buffers = x f32 in n; y f32 out n\nargs = x y n\nblock = 32\ngrid = n/32\n"
+                             "reference = peek.c peek\n");
+    struct run_ctx cx;
+    struct run_opts o;
+    memset(&o, 0, sizeof o);
+    o.cases = t_write(dir, "p.cases", "custom c_{n} n=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20\n");
+    o.no_builtin = 1, o.repeats = 2, o.timeout_s = 5, o.device = -1, o.quiet = 1;
+    o.manifests[o.n_manifests++] = manifest;
+    memset(&cx, 0, sizeof cx);
+    cx.o = &o;
+    struct hb_err err = {{0}};
+    ck_assert_msg(plan_load(&cx, &err) == 0, "%s", err.msg);
+    char at[32];
+    snprintf(at, sizeof at, "%llx", (unsigned long long)(uintptr_t)&cx.cases.c[cx.cases.n / 2]);
+    setenv("HB_TEST_PEEK", at, 1);
+    ck_assert_int_eq(plan_select_cases(&cx, NULL, &sim_probe, 1), 20);
+    plan_prepare(&cx, 1);
+    for (int i = 0; i < cx.cases.n; i++) {
+        struct rep_result row;
+        memset(&row, 0, sizeof row);
+        op_custom.note(&cx.data[i], &cx.kernels.k[0], &row);
+        ck_assert_msg(strstr(row.why, "reference peek (") && strstr(row.why, "crashed: read an address outside"), "%s",
+                      row.why);
+    }
+    unsetenv("HB_TEST_PEEK");
+    unload(&cx, &o, manifest, dir);
+}
+END_TEST
+
 static void run_one_group(struct run_ctx *cx, const char *kernel_name)
 {
     struct group g;
@@ -444,6 +484,7 @@ static Suite *suite(void)
     TCase *pl = tcase_create("plan");
     tcase_add_test(pl, plan_shards_split_the_cases_without_overlap);
     tcase_add_test(pl, plan_selects_the_vendor_library_by_name);
+    tcase_add_test(pl, reference_children_do_not_inherit_the_case_set);
     suite_add_tcase(s, pl);
     TCase *sv = tcase_create("supervise");
     tcase_set_timeout(sv, 60);

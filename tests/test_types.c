@@ -164,7 +164,7 @@ START_TEST(c_views_widen_half_types_only)
 }
 END_TEST
 
-START_TEST(poisons_are_nans_for_floats)
+START_TEST(poisons_are_nans_for_floats_and_come_in_two)
 {
     for (int t = 0; t < TY_COUNT; t++) {
         const struct ty_info *ti = ty_get((enum hb_type)t);
@@ -172,7 +172,14 @@ START_TEST(poisons_are_nans_for_floats)
         ty_store_bits((enum hb_type)t, p, ti->poison);
         ck_assert_int_eq(ty_isnan((enum hb_type)t, p), ti->is_float);
         ck_assert_uint_ne(ti->poison, 0);
+        /* The other poison (second runs, odd repeats): another NaN, or another integer. */
+        ty_store_bits((enum hb_type)t, p, ti->poison2);
+        ck_assert_int_eq(ty_isnan((enum hb_type)t, p), ti->is_float);
+        ck_assert(ti->poison2 != ti->poison && ti->poison2 != 0);
     }
+    /* Signalling, as the first: arithmetic on a CPU would change their bits. */
+    ck_assert(!(ty_get(TY_F32)->poison2 & 0x00400000u) && !(ty_get(TY_F64)->poison2 & (1ull << 51)));
+    ck_assert(!(ty_get(TY_F16)->poison2 & 0x200u) && !(ty_get(TY_BF16)->poison2 & 0x40u));
     ck_assert_uint_eq(ty_get(TY_F32)->poison, 0x7fa5a5a5u); /* the harness's output poison (guard.h) */
 }
 END_TEST
@@ -212,7 +219,7 @@ static Suite *suite(void)
     tcase_add_test(t, stores_round_and_clamp);
     tcase_add_test(t, formats_hold_every_digit);
     tcase_add_test(t, c_views_widen_half_types_only);
-    tcase_add_test(t, poisons_are_nans_for_floats);
+    tcase_add_test(t, poisons_are_nans_for_floats_and_come_in_two);
     tcase_add_test(t, poison_fills_and_finds_every_size);
     suite_add_tcase(s, t);
     return s;

@@ -279,7 +279,8 @@ static const struct cli_opt run_table[] = {
     {"allow-new", 0, NULL, set_allow_new, "with --compare: results the baseline lacks are reported, not an error"},
     {"known-bugs", 0, "FILE", set_known_bugs,
      "triaged driver/toolkit bugs, added to cases/known-bugs (harness known-bugs --from drafts one)"},
-    {"timeout", 0, "S", set_timeout, "seconds one case may take before its child is killed (default 120)"},
+    {"timeout", 0, "S", set_timeout,
+     "seconds one case, or a custom kernel's reference or oracle, may run before it is killed (default 120)"},
     {"repeats", 0, "N", set_repeats, "launches per case, compared bit for bit (default 2)"},
     {"guard-kib", 0, "K", set_guard,
      "guard band before and after every buffer, in KiB (default 4): on GPUs a write further out is not seen "

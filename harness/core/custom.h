@@ -150,26 +150,42 @@ void cus_data_make(const struct kern_desc *k, const struct hb_case *c, struct cu
 
 /* Runs kernel k's C reference (custom_ref.c), or its oracle (custom_oracle.c), on the inputs
  * of cd into cd->expect; on failure cd->error says what happened, naming the reference or the
- * oracle. A C reference is built on first use (the host compiler, once per reference and
- * signature per run). In the parent, never on two threads at once: both fork. */
+ * oracle. A pure output (role out) left unwritten is such a failure: an element still holding
+ * the poison after the run is unwritten when a second run, from the other poison (types.h),
+ * leaves that one there too. A C reference is built on first use (the host compiler, once per
+ * reference and signature per run). In the parent, never on two threads at once: both fork. */
 void cus_reference(const struct kern_desc *k, const struct hb_case *c, struct cus_data *cd);
 void cus_oracle_run(const struct kern_desc *k, const struct hb_case *c, struct cus_data *cd);
+/* How long k's reference, or oracle k, may take on one case (its build too): its own `timeout`
+ * key, else the run's --timeout, which the run layer sets before any case data is made (120 s,
+ * --timeout's default, until then). */
+void cus_set_timeout(double timeout_s);
+double cus_timeout_s(const struct kern_desc *k);
 
 /* Kernel k's launch layout on the data cd: buffers in declared order, the sizes then the
  * integer scalars as integers, the float scalars as floats. */
 void cus_layout_of(const struct kern_desc *k, const struct cus_data *cd, struct op_layout *l);
 
 /* What runs an oracle (the run layer's, set before any case data is made): kernel `oracle` on
- * case c's data cd, its outputs into outs (by buffer, allocated), within timeout_s. 0, or -1
- * with why. */
+ * case c's data cd at `width`, its outputs into outs (by buffer, allocated), within timeout_s.
+ * 0, or -1 with why. */
 typedef int (*cus_oracle_fn)(const struct kern_desc *oracle, const struct hb_case *c, const struct cus_data *cd,
-                             void *const outs[], double timeout_s, char *why, size_t len);
+                             void *const outs[], int width, double timeout_s, char *why, size_t len);
 void cus_set_oracle_runner(cus_oracle_fn run);
-/* How an oracle runs, for messages: "the emulator at width 32, lockstep". */
-#define CUS_ORACLE_HOW "the emulator at width 32, lockstep"
+/* The width oracle o runs at: 32 where it is written for 32 (or declares no widths), else the
+ * first width it declares. One for every width its kernel runs at: the expected values are made
+ * once per case, before any width runs. How it runs, for messages, with that width:
+ * "the emulator at width 32, lockstep". */
+int cus_oracle_width(const struct kern_desc *o);
+#define CUS_ORACLE_HOW "the emulator at width %d, lockstep"
 
 /* Error figures of kernel k's outputs (got, by buffer) against cd's (custom_compare.c). */
 void cus_compare(const struct cus_desc *d, const struct cus_data *cd, const void *const got[], struct cmp_result *cmp);
+/* op_desc.never_written: the elements of pure outputs that held the poison after the first launch
+ * (first) and the other poison after a repeat started from it (again), where cd expects the
+ * poison's value, added to cmp as unwritten (the first launch's comparison let them pass). */
+void cus_never_written(const struct cus_desc *d, const struct cus_data *cd, const void *const first[],
+                       const void *const again[], struct cmp_result *cmp);
 
 extern const struct op_desc op_custom;
 

@@ -3,9 +3,11 @@
  * each output's type (custom.h), a pure function of the two. The user's tolerance is the bound
  * for floats (exact: 0 ULP, so +0 = -0; ulp N; rel R abs A: |got - expected| <= A + R
  * |expected|), with no grey band above it: the user chose it. Integers are exact. Any two NaNs
- * match; a NaN or an infinity against anything else is nan-mismatch; an element still holding
- * its type's poison where the reference differs is unwritten. Ratios are in units of the
- * tolerance (threshold 1). Which verdict the figures earn is verdict.c's business. */
+ * match; a NaN or an infinity against anything else is nan-mismatch; an element holding either
+ * of its type's poisons where the reference differs is unwritten, and so is one that held each
+ * poison a launch started from where the reference holds the poison's value (cus_never_written).
+ * Ratios are in units of the tolerance (threshold 1). Which verdict the figures earn is
+ * verdict.c's business. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +26,26 @@ struct cus_judge {
     unsigned char heat[CMP_HEAT * CMP_HEAT];
     long bad;
 };
+
+/* Output buffer i as a matrix (rows x cols; 1 x its length for a list). */
+static void cus_judge_init(struct cus_judge *j, const struct cus_desc *d, const struct cus_data *cd, int i)
+{
+    memset(j, 0, sizeof *j);
+    j->d = d, j->b = &d->bufs[i], j->t = ty_get(d->bufs[i].type);
+    j->rows = 1, j->cols = (long)cd->count[i];
+    if (j->b->len.rows >= 0) {
+        j->rows = cd->sizes[j->b->len.rows], j->cols = cd->sizes[j->b->len.cols];
+        if (j->rows < 1 || j->cols < 1)
+            j->rows = 1, j->cols = (long)cd->count[i];
+    }
+}
+
+/* The heat map cell of element `at`. */
+static long cus_cell(const struct cus_judge *j, long at)
+{
+    return j->rows > 1 ? (at / j->cols) * CMP_HEAT / j->rows * CMP_HEAT + (at % j->cols) * CMP_HEAT / j->cols
+                       : at * (CMP_HEAT * CMP_HEAT) / j->cols;
+}
 
 /* got's distance from expected (values g and w) in units of the tolerance: 0 within it
  * exactly, 1 at it. */
@@ -75,7 +97,7 @@ static int cus_element(struct cmp_result *r, struct cus_judge *j, long at, const
     unsigned char level;
     double g = ty_value(t, got), w = ty_value(t, want); /* integers are never NaN nor infinite */
     int gnan = isnan(g), wnan = isnan(w);
-    if (gb == j->t->poison) {
+    if (gb == j->t->poison || gb == j->t->poison2) {
         r->unwritten++, r->classes |= CLS_UNWRITTEN, level = CMP_HEAT_UNWRITTEN;
     } else if (gnan && wnan) {
         return 0;
@@ -94,8 +116,7 @@ static int cus_element(struct cmp_result *r, struct cus_judge *j, long at, const
             return 0;
         r->classes |= CLS_WRONG, level = cmp_heat_level(ratio, 1);
     }
-    long cell = j->rows > 1 ? (at / j->cols) * CMP_HEAT / j->rows * CMP_HEAT + (at % j->cols) * CMP_HEAT / j->cols
-                            : at * (CMP_HEAT * CMP_HEAT) / j->cols;
+    long cell = cus_cell(j, at);
     if (level > j->heat[cell])
         j->heat[cell] = level;
     cus_first(r, j, at, got, want);
@@ -137,12 +158,8 @@ void cus_compare(const struct cus_desc *d, const struct cus_data *cd, const void
         const struct cus_buffer *b = &d->bufs[i];
         if (b->role != CUS_OUT && b->role != CUS_INOUT)
             continue;
-        struct cus_judge j = {d, b, ty_get(b->type), 1, (long)cd->count[i], {0}, 0};
-        if (b->len.rows >= 0) {
-            j.rows = cd->sizes[b->len.rows], j.cols = cd->sizes[b->len.cols];
-            if (j.rows < 1 || j.cols < 1)
-                j.rows = 1, j.cols = (long)cd->count[i];
-        }
+        struct cus_judge j;
+        cus_judge_init(&j, d, cd, i);
         size_t size = j.t->size;
         if (b->type == TY_F32 && d->tol == CUS_TOL_REL)
             j.bad += cus_f32_bound(cmp, &j, got[i], cd->expect[i], cd->count[i]);
@@ -155,6 +172,33 @@ void cus_compare(const struct cus_desc *d, const struct cus_data *cd, const void
         if (j.bad && !mapped++) {
             memcpy(cmp->heat, j.heat, sizeof cmp->heat);
             cmp->heat_rows = j.rows, cmp->heat_cols = j.cols;
+        }
+    }
+}
+
+void cus_never_written(const struct cus_desc *d, const struct cus_data *cd, const void *const first[],
+                       const void *const again[], struct cmp_result *cmp)
+{
+    if (!cd || cd->error[0])
+        return;
+    for (int i = 0; i < d->n_bufs; i++) {
+        if (d->bufs[i].role != CUS_OUT)
+            continue;
+        struct cus_judge j;
+        cus_judge_init(&j, d, cd, i);
+        enum hb_type t = j.b->type;
+        size_t size = j.t->size;
+        for (size_t e = 0; e < cd->count[i]; e++) {
+            const char *f = (const char *)first[i] + e * size, *a = (const char *)again[i] + e * size;
+            const char *w = (const char *)cd->expect[i] + e * size;
+            if (ty_bits(t, f) != j.t->poison || ty_bits(t, a) != j.t->poison2 || ty_bits(t, w) != j.t->poison)
+                continue; /* written, or counted by the first launch's comparison */
+            cmp->unwritten++, cmp->classes |= CLS_UNWRITTEN;
+            if (!cmp->bad) /* the map is of the first output with a bad element */
+                cmp->heat_rows = j.rows, cmp->heat_cols = j.cols, memset(cmp->heat, 0, sizeof cmp->heat);
+            if (!cmp->bad || !strcmp(cmp->first_buffer, j.b->name))
+                cmp->heat[cus_cell(&j, (long)e)] = CMP_HEAT_UNWRITTEN;
+            cus_first(cmp, &j, (long)e, a, w); /* the row names the repeat's value */
         }
     }
 }

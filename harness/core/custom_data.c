@@ -112,7 +112,8 @@ static void cus_prepare(struct case_data *d, const struct kern_set *ks)
     d->ref = cc;
     for (int i = 0; i < ks->n; i++) {
         const struct kern_desc *k = &ks->k[i];
-        if (!k->custom || !kern_runs_case(k, d->c) || cus_find(d, k))
+        int unrun = d->runs && !(d->runs[i / 8] & (1u << (i % 8))); /* no group runs it: not selected */
+        if (!k->custom || unrun || !kern_runs_case(k, d->c) || cus_find(d, k))
             continue;
         struct cus_data *kd = arena_calloc(1, sizeof *kd);
         cus_data_make(k, d->c, kd);
@@ -165,6 +166,7 @@ void cus_layout_of(const struct kern_desc *k, const struct cus_data *kd, struct 
     l->n_bufs = cd->n_bufs;
     for (int i = 0; i < cd->n_bufs; i++) {
         l->data[i] = kd->init[i], l->role[i] = roles[cd->bufs[i].role];
+        l->pure_out[i] = cd->bufs[i].role == CUS_OUT;
         l->type[i] = (unsigned char)cd->bufs[i].type;
         l->bytes[i] = kd->count[i] * ty_get(cd->bufs[i].type)->size;
     }
@@ -177,6 +179,12 @@ void cus_layout_of(const struct kern_desc *k, const struct cus_data *kd, struct 
         else /* u32 as its bit pattern; every integer scalar fits 32 bits (custom_parse.c) */
             l->ints[l->n_ints++] = (int32_t)(uint32_t)(int64_t)s->value;
     }
+}
+
+static void cus_op_never_written(const struct case_data *d, const struct kern_desc *k, const void *const first[],
+                                 const void *const again[], struct cmp_result *cmp)
+{
+    cus_never_written(k->custom, cus_find(d, k), first, again, cmp);
 }
 
 static void cus_op_compare(const struct case_data *d, const struct kern_desc *k, const void *const got[],
@@ -195,7 +203,7 @@ static void cus_note(const struct case_data *d, const struct kern_desc *k, struc
         txt_copy(r->why, sizeof r->why, kd->error);
     else if (o)
         txt_printf(r->why, sizeof r->why, "%s/%s against its oracle %s/%s (" CUS_ORACLE_HOW ")", k->lang, k->name,
-                   o->lang, o->name);
+                   o->lang, o->name, cus_oracle_width(o));
 }
 
 static void cus_describe(const struct rep_result *r, char *buf, size_t len) { snprintf(buf, len, "%s", r->sizes); }
@@ -247,6 +255,7 @@ const struct op_desc op_custom = {
     .release = cus_release,
     .layout = cus_layout,
     .compare = cus_op_compare,
+    .never_written = cus_op_never_written,
     .note = cus_note,
     .describe = cus_describe,
     .name_element = cus_name_element,

@@ -2,8 +2,9 @@
 /* custom_ref.c: a custom kernel's C reference (custom.h). The user's function takes the
  * kernel's args; a generated shim calls it from an array of pointers, so the harness needs no
  * knowledge of C calling conventions. Each (file, shim) is built once per run (lib/cref.c) and
- * runs per case in a contained child on the case's inputs; whatever goes wrong is the
- * harness's error, naming the reference, never the kernel's. */
+ * runs per case in a contained child on the case's inputs; an output it leaves as the poison is
+ * told from a value that equals it by a second call from the other poison. Whatever goes wrong
+ * is the harness's error, naming the reference, never the kernel's. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,18 +16,22 @@
 #include "manifest.h"
 #include "text.h"
 
-/* A reference that neither returns nor crashes is killed after this long (a kernel's own
- * `timeout` applies to it too): the run's default case timeout. */
-#define CUS_REF_TIMEOUT_S 120.0
-#define CUS_MAX_BUILT 64
+/* A reference or an oracle with no `timeout` key of its own is killed after the run's --timeout
+ * (cus_set_timeout); this until the run sets it, as --timeout's default. */
+static double cus_run_timeout_s = 120.0;
 
+/* Each built reference, by its source and shim; the table grows with the run's references. */
 static struct cus_built {
     char *key; /* source path, then the shim */
     char *so;
     char error[600];
-} cus_built[CUS_MAX_BUILT];
-static int cus_n_built;
+} * cus_built;
+static int cus_n_built, cus_cap_built;
 static pthread_mutex_t cus_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void cus_set_timeout(double timeout_s) { cus_run_timeout_s = timeout_s > 0 ? timeout_s : cus_run_timeout_s; }
+
+double cus_timeout_s(const struct kern_desc *k) { return k->timeout_s ? (double)k->timeout_s : cus_run_timeout_s; }
 
 /* The C type of argument i of k as its reference is declared to take it. */
 static const char *cus_c_type(const struct kern_desc *k, int i, char *buf, size_t len)
@@ -78,16 +83,18 @@ static const char *cus_build(const struct kern_desc *k, double timeout_s, char *
     struct cus_built *b = NULL;
     for (int i = 0; i < cus_n_built && !b; i++)
         b = strcmp(cus_built[i].key, key) ? NULL : &cus_built[i];
-    if (!b && cus_n_built < CUS_MAX_BUILT) {
+    if (!b) {
+        cus_built = xgrow(cus_built, cus_n_built, &cus_cap_built, sizeof *cus_built);
         b = &cus_built[cus_n_built++];
+        memset(b, 0, sizeof *b);
         b->key = key, key = NULL;
         struct hb_err err = {{0}};
         b->so = cref_build(k->custom->ref_source, shim, timeout_s, &err);
         if (!b->so)
             txt_copy(b->error, sizeof b->error, err.msg);
     }
-    const char *so = b ? b->so : NULL;
-    txt_copy(why, len, b ? b->error : "too many references in one run");
+    const char *so = b->so;
+    txt_copy(why, len, b->error);
     pthread_mutex_unlock(&cus_lock);
     free(key), free(shim);
     return so;
@@ -98,13 +105,25 @@ static const char *cus_build(const struct kern_desc *k, double timeout_s, char *
  * between (outputs run to GiBs). */
 static int cus_c_is_storage(const struct cus_buffer *b) { return b->type != TY_F16 && b->type != TY_BF16; }
 
-/* Argument i of k as the reference sees it: a buffer's C view, or a size's or scalar's value;
- * *owned when a->data is the argument's own (freed after the call). */
-static void cus_arg(const struct kern_desc *k, struct cus_data *cd, int i, struct cref_buf *a, int *owned, char *name,
-                    size_t len)
+/* The type the reference sees a buffer in: f16 and bf16 widened to f32. */
+static enum hb_type cus_view(enum hb_type t) { return t == TY_F16 || t == TY_BF16 ? TY_F32 : t; }
+
+/* One call of the reference: its arguments, those that are copies of their own (freed after). */
+struct cus_call {
+    struct cref_buf args[HB_MAX_PARAMS];
+    int owned[HB_MAX_PARAMS];
+    char names[HB_MAX_PARAMS][40];
+};
+
+/* Argument i of k as the reference sees it: a buffer's C view, or a size's or scalar's value.
+ * For a `second` call every writable buffer is a copy of its own: the first's outputs stay. */
+static void cus_arg(const struct kern_desc *k, struct cus_data *cd, int i, int second, struct cus_call *call)
 {
     const struct cus_desc *d = k->custom;
-    int p = k->args[i].param;
+    int p = k->args[i].param, *owned = &call->owned[i];
+    struct cref_buf *a = &call->args[i];
+    char *name = call->names[i];
+    size_t len = sizeof call->names[i];
     memset(a, 0, sizeof *a);
     a->name = name, *owned = 1;
     if (p < d->n_bufs) {
@@ -112,14 +131,14 @@ static void cus_arg(const struct kern_desc *k, struct cus_data *cd, int i, struc
         const struct ty_info *t = ty_get(b->type);
         snprintf(name, len, "%s", b->name);
         a->bytes = cd->count[p] * t->c_size, a->writable = b->role != CUS_IN;
-        int in_place = cus_c_is_storage(b);
+        int in_place = cus_c_is_storage(b) && (b->role == CUS_IN || !second);
         if (in_place && b->role == CUS_IN)
             a->data = cd->init[p], *owned = 0;
         else if (in_place && b->role != CUS_SCRATCH && !cd->expect[p])
             a->data = cd->expect[p] = arena_calloc_own(cd->count[p] + 1, t->size), *owned = 0;
         else
             a->data = xcalloc(a->bytes + 1, 1);
-        if (*owned || b->role == CUS_INOUT) /* an output's poison is cus_reference's */
+        if (*owned || b->role == CUS_INOUT) /* an output's poison is cus_call_make's */
             ty_to_c(b->type, cd->init[p], a->data, cd->count[p]);
         return;
     }
@@ -135,52 +154,118 @@ static void cus_arg(const struct kern_desc *k, struct cus_data *cd, int i, struc
     ty_store(s->type, a->data, s->value);
 }
 
-/* A float output the reference left as the poison it started as: the reference is wrong. */
-static int cus_unwritten(const struct cus_buffer *b, const struct cref_buf *a, size_t count, char *why, size_t len)
+/* Argument i's buffer when it is a pure output (role out: inout and scratch start as data), else
+ * NULL. */
+static const struct cus_buffer *cus_pure_out(const struct kern_desc *k, int i)
 {
-    if (b->role != CUS_OUT || !ty_get(b->type)->is_float)
-        return 0;
-    enum hb_type view = b->type == TY_F64 ? TY_F64 : TY_F32;
-    size_t e = ty_find_bits(view, a->data, ty_get(view)->poison, count);
-    if (e < count)
-        return snprintf(why, len, "did not write %s[%zu] (still the poison)", b->name, e), 1;
+    int p = k->args[i].param;
+    return p < k->custom->n_bufs && k->custom->bufs[p].role == CUS_OUT ? &k->custom->bufs[p] : NULL;
+}
+
+/* A call's arguments, each pure output starting as its view's poison, or for the `second` call
+ * the other one. */
+static void cus_call_make(const struct kern_desc *k, struct cus_data *cd, int second, struct cus_call *call)
+{
+    for (int i = 0; i < k->n_args; i++)
+        cus_arg(k, cd, i, second, call);
+    for (int i = 0; i < k->n_args; i++) {
+        const struct cus_buffer *b = cus_pure_out(k, i);
+        const struct ty_info *view = b ? ty_get(cus_view(b->type)) : NULL;
+        if (b)
+            ty_fill_bits(cus_view(b->type), call->args[i].data, second ? view->poison2 : view->poison,
+                         cd->count[k->args[i].param]);
+    }
+}
+
+static void cus_call_free(const struct kern_desc *k, struct cus_call *call)
+{
+    for (int i = 0; i < k->n_args; i++)
+        if (call->owned[i])
+            free(call->args[i].data);
+}
+
+/* The first pure output element that held the first poison after call `one` and not after call
+ * `two` (which started from the other poison): never written, or made from what it held before.
+ * 1 with why, else 0. */
+static int cus_poison_moved(const struct kern_desc *k, const struct cus_data *cd, const struct cus_call *one,
+                            const struct cus_call *two, char *why, size_t len)
+{
+    for (int i = 0; i < k->n_args; i++) {
+        const struct cus_buffer *b = cus_pure_out(k, i);
+        if (!b)
+            continue;
+        enum hb_type view = cus_view(b->type);
+        const struct ty_info *t = ty_get(view);
+        const char *first = one->args[i].data, *again = two->args[i].data;
+        size_t n = cd->count[k->args[i].param];
+        for (size_t e = ty_find_bits(view, first, t->poison, n); e < n;
+             e += 1 + ty_find_bits(view, first + (e + 1) * t->size, t->poison, n - e - 1)) {
+            uint64_t bits = ty_bits(view, again + e * t->size);
+            if (bits == t->poison)
+                continue; /* the poison's value, rightly: both calls gave it */
+            if (bits == t->poison2)
+                return snprintf(why, len, "did not write %s[%zu] (still the poison)", b->name, e), 1;
+            return snprintf(why, len, "left %s[%zu] depending on what it held before the call", b->name, e), 1;
+        }
+    }
     return 0;
+}
+
+/* Whether the reference left a pure output element unwritten. One that holds the first poison
+ * after the call may be right (u8's 0xa5 is 165): only then the reference runs again with every
+ * pure output starting as the other poison, and an element that follows the poison was not
+ * written. 0, or 1 with why. */
+static int cus_unwritten(const struct kern_desc *k, struct cus_data *cd, const char *so, double timeout_s,
+                         const struct cus_call *one, char *why, size_t len)
+{
+    int poisoned = 0;
+    for (int i = 0; i < k->n_args && !poisoned; i++) {
+        const struct cus_buffer *b = cus_pure_out(k, i);
+        size_t n = b ? cd->count[k->args[i].param] : 0;
+        poisoned = b && ty_find_bits(cus_view(b->type), one->args[i].data, ty_get(cus_view(b->type))->poison, n) < n;
+    }
+    if (!poisoned)
+        return 0;
+    struct cus_call *two = xcalloc(1, sizeof *two);
+    cus_call_make(k, cd, 1, two);
+    struct hb_err err = {{0}};
+    int bad = cref_call(so, "hb_ref_entry", two->args, k->n_args, timeout_s, &err);
+    if (bad)
+        txt_printf(why, len, "failed its second call (outputs started as the other poison): %s", err.msg);
+    else
+        bad = cus_poison_moved(k, cd, one, two, why, len);
+    cus_call_free(k, two);
+    free(two);
+    return bad;
 }
 
 void cus_reference(const struct kern_desc *k, const struct hb_case *c, struct cus_data *cd)
 {
     const struct cus_desc *d = k->custom;
-    double timeout_s = k->timeout_s ? (double)k->timeout_s : CUS_REF_TIMEOUT_S;
+    double timeout_s = cus_timeout_s(k);
     char why[600] = "";
     const char *so = cus_build(k, timeout_s, why, sizeof why);
-    struct cref_buf args[HB_MAX_PARAMS];
-    int owned[HB_MAX_PARAMS];
-    char names[HB_MAX_PARAMS][40];
-    for (int i = 0; so && i < k->n_args; i++)
-        cus_arg(k, cd, i, &args[i], &owned[i], names[i], sizeof names[i]);
-    /* Outputs start as poison in the view the reference gets (f16 and bf16 as f32). */
-    for (int i = 0; so && i < k->n_args; i++) {
-        int p = k->args[i].param;
-        enum hb_type t = p < d->n_bufs ? d->bufs[p].type : TY_F32, view = t == TY_F16 || t == TY_BF16 ? TY_F32 : t;
-        if (p < d->n_bufs && d->bufs[p].role == CUS_OUT)
-            ty_fill_bits(view, args[i].data, ty_get(view)->poison, cd->count[p]);
-    }
+    struct cus_call *one = so ? xcalloc(1, sizeof *one) : NULL;
+    if (one)
+        cus_call_make(k, cd, 0, one);
     struct hb_err err = {{0}};
-    int failed = !so || cref_call(so, "hb_ref_entry", args, k->n_args, timeout_s, &err);
+    int failed = !so || cref_call(so, "hb_ref_entry", one->args, k->n_args, timeout_s, &err);
     if (so && failed)
         txt_copy(why, sizeof why, err.msg);
-    for (int i = 0; so && i < k->n_args; i++) {
+    else if (so)
+        failed = cus_unwritten(k, cd, so, timeout_s, one, why, sizeof why);
+    for (int i = 0; !failed && i < k->n_args; i++) {
         int p = k->args[i].param;
-        if (!failed && p < d->n_bufs && d->bufs[p].role != CUS_IN && d->bufs[p].role != CUS_SCRATCH) {
-            failed = cus_unwritten(&d->bufs[p], &args[i], cd->count[p], why, sizeof why);
-            if (!cd->expect[p])
-                cd->expect[p] = arena_calloc_own(cd->count[p] + 1, ty_get(d->bufs[p].type)->size);
-            if (owned[i])
-                ty_from_c(d->bufs[p].type, args[i].data, cd->expect[p], cd->count[p]);
-        }
-        if (owned[i])
-            free(args[i].data);
+        if (p >= d->n_bufs || d->bufs[p].role == CUS_IN || d->bufs[p].role == CUS_SCRATCH)
+            continue;
+        if (!cd->expect[p])
+            cd->expect[p] = arena_calloc_own(cd->count[p] + 1, ty_get(d->bufs[p].type)->size);
+        if (one->owned[i])
+            ty_from_c(d->bufs[p].type, one->args[i].data, cd->expect[p], cd->count[p]);
     }
+    if (one)
+        cus_call_free(k, one);
+    free(one);
     if (failed)
         txt_printf(cd->error, sizeof cd->error,
                    "reference %s (%s) %s on case %s: the harness's error, not the kernel's", d->ref_fn, d->ref_source,

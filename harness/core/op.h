@@ -35,6 +35,10 @@ struct case_data {
     float *in[OP_MAX_INPUTS]; /* inputs as laid out for kernels (row strides, padding) */
     size_t in_n[OP_MAX_INPUTS];
     void *ref; /* the op's references: NULL in a worker's view, or pointing where it has nothing */
+    /* While prepare runs: the kernels some group of the run runs this case with, bit i for
+     * kernel i of the set; NULL: every kernel that takes it. An op that makes data and
+     * references per kernel (custom) makes them for these alone. */
+    const unsigned char *runs;
 };
 
 /* What a buffer is to a launch. An input is uploaded once and must come back unchanged; an
@@ -51,6 +55,10 @@ struct op_layout {
     const void *data[HB_MAX_BUF_ARGS];   /* initial contents; NULL: the poison (an output) */
     unsigned char role[HB_MAX_BUF_ARGS]; /* enum op_role: an input unless the op says */
     unsigned char type[HB_MAX_BUF_ARGS]; /* enum hb_type: f32 unless the op says */
+    /* A pure output (custom's role out): data is its type's poison, and the testbed starts odd
+     * repeat launches from the other one (types.h), so that an element no launch writes shows
+     * as such even where the reference holds the poison's value (op_desc.never_written). */
+    unsigned char pure_out[HB_MAX_BUF_ARGS];
     size_t bytes[HB_MAX_BUF_ARGS];
     int n_ints;
     int32_t ints[HB_MAX_INT_ARGS];
@@ -108,6 +116,12 @@ struct op_desc {
      * launch, in the layout's order. A pure function of them and d. */
     void (*compare)(const struct case_data *d, const struct kern_desc *k, const void *const got[],
                     struct cmp_result *cmp);
+    /* Optional, for an op with pure outputs: the first launch's outputs and those of a repeat
+     * that started them as the other poison. An element that held each launch's poison was never
+     * written; those the first launch's comparison let pass (the reference holds the poison's
+     * value there) are added to cmp as unwritten. */
+    void (*never_written)(const struct case_data *d, const struct kern_desc *k, const void *const first[],
+                          const void *const again[], struct cmp_result *cmp);
     /* Optional: what a report row says of kernel k's view of the case (sgemm: its alpha, beta
      * and layout). */
     void (*note)(const struct case_data *d, const struct kern_desc *k, struct rep_result *r);

@@ -21,6 +21,10 @@ struct ty_info {
     uint64_t poison;    /* an output element's bits before a launch: a NaN for floats, a value no
                            small arithmetic lands on for integers (an element still holding it
                            where the reference differs was never written) */
+    uint64_t poison2;   /* the other poison, what a second run or a repeat launch starts from:
+                           an integer output may rightly hold the first (u8's 0xa5 is 165), but
+                           an element that holds each poison after a run from it was never
+                           written */
 };
 
 const struct ty_info *ty_get(enum hb_type t);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* oracle.c: the runner a custom kernel's oracle needs (custom.h): the oracle kernel on one
- * case's data, on the emulator at width 32 in lockstep, in a child of the parent (a backend is
- * loaded in children only), with its outputs passed back through shared memory. The oracle
- * "fails its own run" when it does not build, its launch fails, it touches memory outside its
- * buffers (the emulator sees every access), crashes or hangs. It judges nothing itself. */
+ * case's data, on the emulator in lockstep at the width it is asked for (cus_oracle_width), in a
+ * child of the parent (a backend is loaded in children only), with its outputs passed back
+ * through shared memory. The oracle "fails its own run" when it does not build, its launch
+ * fails, it touches memory outside its buffers (the emulator sees every access), crashes or
+ * hangs. It judges nothing itself. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +23,9 @@ struct orc_status {
 
 struct orc_job {
     const struct kern_desc *k;
-    const struct hb_case *c;
+    struct hb_case c; /* by value: the child has no case set (plan_prepare.c) */
     const struct cus_data *cd;
+    int width;
     struct op_layout l;
     void *shared[HB_MAX_BUF_ARGS]; /* each output's bytes, for the parent */
     struct orc_status *st;
@@ -42,7 +44,7 @@ static int orc_launch(struct orc_job *j, const struct hb_backend *be, hb_ctx *ct
         if (be->alloc(ctx, bytes, &a.bufs[i]) != HB_OK || be->upload(ctx, a.bufs[i], 0, j->l.data[i], j->l.bytes[i]))
             return snprintf(j->st->why, sizeof j->st->why, "buffers: %s", be->last_error(ctx)), -1;
     }
-    if (kern_grid(j->k, j->c, grid, &err))
+    if (kern_grid(j->k, &j->c, grid, &err))
         return txt_copy(j->st->why, sizeof j->st->why, err.msg), -1;
     if (grid[0] && grid[1] && grid[2] && be->launch(ctx, kern, grid, &a, NULL) != HB_OK)
         return snprintf(j->st->why, sizeof j->st->why, "launch: %s", be->last_error(ctx)), -1;
@@ -75,8 +77,8 @@ static void orc_body(void *arg, int fd)
     char msg[512] = "";
     if (!be) {
         txt_copy(j->st->why, sizeof j->st->why, err.msg);
-    } else if (be->open(&ctx, 0, 32, msg, sizeof msg) != HB_OK) {
-        snprintf(j->st->why, sizeof j->st->why, "the emulator at width 32: %s", msg);
+    } else if (be->open(&ctx, 0, j->width, msg, sizeof msg) != HB_OK) {
+        snprintf(j->st->why, sizeof j->st->why, "the emulator at width %d: %s", j->width, msg);
     } else {
         struct hb_kernel_spec spec;
         kern_spec(j->k, path_exe_dir(), &spec);
@@ -100,9 +102,9 @@ static void orc_end(const struct orc_job *j, int status, int timed_out, double t
 }
 
 int orc_run(const struct kern_desc *k, const struct hb_case *c, const struct cus_data *cd, void *const outs[],
-            double timeout_s, char *why, size_t len)
+            int width, double timeout_s, char *why, size_t len)
 {
-    struct orc_job j = {k, c, cd, {0}, {NULL}, NULL};
+    struct orc_job j = {k, *c, cd, width, {0}, {NULL}, NULL};
     cus_layout_of(k, cd, &j.l);
     j.st = mmap(NULL, sizeof *j.st, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int ok = j.st != MAP_FAILED;

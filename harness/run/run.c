@@ -215,7 +215,7 @@ static void run_plan_and_prepare(struct run_ctx *cx, const struct probe *probes,
 {
     plan->n_groups = plan_split_groups(cx, &plan->groups, plan_groups(cx, probes, n_probes, &plan->groups));
     plan->sched = sched_start(cx, plan->groups, plan->n_groups, arena_open_now);
-    plan->prep = plan_prepare_start(cx, cx->jobs);
+    plan->prep = plan_prepare_start(cx, plan->groups, plan->n_groups, cx->jobs);
     if (!arena_open_now)
         run_prepare_done(plan);
 }

@@ -122,12 +122,13 @@ void plan_free(struct run_ctx *cx);
 int plan_probe(const struct run_opts *o, struct probe *probes, struct hb_err *err, int *no_device);
 /* Marks the cases this run (or shard) uses, all of them or only those `only` runs. */
 int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const struct probe *probes, int n_probes);
-/* Inputs and references of every used case, on `jobs` threads, largest first. plan_prepare
+/* Inputs and references of every used case, on `jobs` threads, largest first, for the kernels
+ * the groups run it with (plan_prepare, and no groups: every kernel that takes it). plan_prepare
  * returns when they are made; plan_prepare_start returns at once, each case's `ready` says
  * when it is made, and plan_prepare_wait joins the threads and returns the time it took. */
 void plan_prepare(struct run_ctx *cx, int jobs);
 struct plan_pool;
-struct plan_pool *plan_prepare_start(struct run_ctx *cx, int jobs);
+struct plan_pool *plan_prepare_start(struct run_ctx *cx, const struct group *groups, int n_groups, int jobs);
 double plan_prepare_wait(struct plan_pool *p);
 /* Bytes of one case's buffers, without guards (plan_check_memory) or with them (a group's
  * largest case, which the scheduler fits on the device). */
@@ -155,7 +156,7 @@ void plan_fingerprint(const struct run_ctx *cx, char out[17]);
 
 /* oracle.c: runs a custom kernel's oracle on the emulator (custom.h's cus_oracle_fn). */
 int orc_run(const struct kern_desc *k, const struct hb_case *c, const struct cus_data *cd, void *const outs[],
-            double timeout_s, char *why, size_t len);
+            int width, double timeout_s, char *why, size_t len);
 
 /* parts.c: whether g's worker may serve further groups (not an in-process backend's, not a
  * sanitized one); and long groups cut into parts for cx->jobs workers, in place (returns the

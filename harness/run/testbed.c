@@ -2,7 +2,9 @@
 /* testbed.c: one case in CUTLASS testbed's phases, on the worker's side. Initialize: every
  * buffer between guard bands (guard.h), inputs in, the outputs poisoned (the first padded), all
  * uploaded to pooled device buffers. Run: each launch from a fresh upload of the outputs and
- * scratch, so every launch must write all of them. Observe: guard bands after each launch,
+ * scratch, so every launch must write all of them; odd repeats start pure outputs as the other
+ * poison (types.h), so the parent tells an element never written from one the reference gives
+ * the poison's value. Observe: guard bands after each launch,
  * inputs after the last, the backend's faults after the first; each launch's outputs, every
  * output buffer in order, go to the parent as they came back. It compares nothing with a
  * reference and holds none: the parent judges (verify.c). */
@@ -14,6 +16,7 @@
 
 #include "guard.h"
 #include "text.h"
+#include "types.h"
 
 struct tb_buffer {
     const void *data; /* initial contents; NULL: the poison */
@@ -209,11 +212,26 @@ static void tb_download(struct tb_batch *batch, struct tb_buffer *b, int whole)
         tb_add(batch, b->buf, tail, (char *)b->after + tail, total - tail);
 }
 
+/* Each pure output's start for launch `rep`: its type's poison, the other one on odd repeats. */
+static void tb_pure_start(struct testbed *t, int rep)
+{
+    for (int i = 0; i < t->lay.n_bufs; i++) {
+        if (!t->lay.pure_out[i])
+            continue;
+        enum hb_type type = (enum hb_type)t->lay.type[i];
+        const struct ty_info *ty = ty_get(type);
+        ty_fill_bits(type, (char *)t->b[i].image + grd_band(), rep % 2 ? ty->poison2 : ty->poison,
+                     t->b[i].bytes / ty->size);
+    }
+}
+
 /* One launch from fresh outputs and scratch (every launch after the first re-uploads them); its
  * device time in the launch's record. */
 static int tb_launch(struct testbed *t, int rep, struct msg *lm)
 {
     struct tb_batch again = {.n = 0};
+    if (rep)
+        tb_pure_start(t, rep);
     for (int i = 0; rep && i < t->lay.n_bufs; i++)
         if (t->b[i].role != OP_ROLE_IN)
             tb_add(&again, t->b[i].buf, 0, t->b[i].image, grd_image_bytes(t->b[i].bytes));

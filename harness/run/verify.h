@@ -4,7 +4,8 @@
  * are judged here against references no worker holds: padding intact (on the first output), the
  * op's comparison of every buffer on the first launch, bitwise equality with it on later ones
  * (a repeat that differs judged on its own where the kernel says deterministic = no, and
- * checked against the bound otherwise); the worker's observations (guard bands, faults, inputs,
+ * checked against the bound otherwise; an element of a pure output that kept each poison its
+ * launch started from is unwritten, not a difference); the worker's observations (guard bands, faults, inputs,
  * failed calls) are folded in. It makes a row's figures, not its verdict (supervise.c asks
  * verdict.c), and reads no pipe (sched_read.c does). */
 #ifndef HB_VERIFY_H
@@ -22,6 +23,7 @@ struct vfy_case {
     size_t out_bytes;             /* every output's bytes together: what follows a LAUNCH */
     int first_out;                /* the first output (the op's padding is on it), -1: none */
     int launches;                 /* outputs judged so far */
+    int never_judged;             /* elements no launch wrote have been counted (vfy_never_written) */
     void *got[HB_MAX_BUF_ARGS];   /* each output: where the next launch's is read (NULL: not one) */
     void *first[HB_MAX_BUF_ARGS]; /* each output as the first launch left it, for the repeats */
     struct rep_result r;

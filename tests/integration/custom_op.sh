@@ -135,3 +135,58 @@ else
     json_check "GLSL histogram (u32 atomics) and axpy (float scalar, inout) pass at every width" "$T/vk.jsonl" \
         'len(find(kernel="histogram_vk")) == 18 and len(find(kernel="axpy_vk")) == 12 and all(r["verdict"] == "PASS" for r in recs)'
 fi
+
+# issue 47: expected values. Nothing compares against poison: a reference or an oracle that
+# leaves an output element unwritten is the harness's ERROR in every type (an element that holds
+# the poison is checked by a second run from the other poison, since a u8 165 is 0xa5), a kernel
+# that skips an element whose right value is the poison FAILs unwritten, an oracle runs at a width
+# it is written for, more than 64 references run, only selected kernels' references are made,
+# and --timeout bounds a reference without a timeout key.
+E=tests/data/expected
+expected_run() { "$H" run --backend sim --only-manifest --cases "$E/expected.cases" --quiet "$@" >"$T/out" 2>&1; }
+if [ -z "$(device_count sim)" ]; then
+    skip "expected values (issue 47)" "sim backend not built"
+else
+    echo "integration: expected values (issue 47)"
+    expected_run --width 32 --manifest "$E/references.manifest" --kernel 'ref_nothing_*,copy_u8*' --json "$T/ev.jsonl"
+    for t in i32 u32 u8 i64; do
+        json_check "a $t reference that writes nothing: ERROR reference-error 'did not write y[0]'" "$T/ev.jsonl" \
+            "len(find(kernel='ref_nothing_$t')) == 2 and all(r['verdict'] == 'ERROR' and r['classes'] == 'reference-error' and 'reference nothing_${t}_ref (' in r['why'] and 'did not write y[0]' in r['why'] for r in find(kernel='ref_nothing_$t'))"
+    done
+    json_check "a u8 reference whose output holds 165 (the poison): a right kernel PASSes" "$T/ev.jsonl" \
+        "len(find(kernel='copy_u8')) == 2 and all(r['verdict'] == 'PASS' for r in find(kernel='copy_u8'))"
+    json_check "... and one skipping exactly that element FAILs unwritten at y[165], not nondeterministic" "$T/ev.jsonl" \
+        "find(kernel='copy_u8_skip165', case='n_1')[0]['verdict'] == 'PASS' and all(r['verdict'] == 'FAIL' and r['classes'] == 'unwritten' and r['first_bad']['i'] == 165 and r['first_bad']['buffer'] == 'y' for r in find(kernel='copy_u8_skip165', case='n_300'))"
+
+    expected_run --width 32,64 --manifest "$E/oracles.manifest" --json "$T/eo.jsonl"
+    json_check "a port against an oracle that writes nothing: ERROR 'oracle ... left y[0] unwritten'" "$T/eo.jsonl" \
+        "len(find(kernel='port_nothing')) == 4 and all(r['verdict'] == 'ERROR' and r['classes'] == 'reference-error' and 'oracle cuda/orc_nothing (' in r['why'] and 'left y[0] unwritten' in r['why'] for r in find(kernel='port_nothing'))"
+    json_check "two kernels skipping their last element, each the other's oracle: never PASS" "$T/eo.jsonl" \
+        "len(find(kernel='skip_a') + find(kernel='skip_b')) == 8 and all(r['verdict'] == 'ERROR' and 'unwritten' in r['why'] for r in find(kernel='skip_a') + find(kernel='skip_b'))"
+    json_check "a right port against a wave64-only oracle PASSes at 32 and 64, the oracle run at 64" "$T/eo.jsonl" \
+        "len(find(kernel='port_of_wave64')) == 2 and all(r['verdict'] == 'PASS' and 'hip/row_sum_wave64 (the emulator at width 64, lockstep)' in r['why'] for r in find(kernel='port_of_wave64'))"
+
+    # 70 kernels, each judged by a reference function of its own (one C file).
+    cp "$E/expected.cu" "$T/"
+    : >"$T/many_ref.c" && : >"$T/many.manifest"
+    for i in $(seq 0 69); do
+        printf 'void copy%d(const float *x, float *y, int n) { for (int i = 0; i < n; i++) y[i] = x[i]; }\n' "$i" >>"$T/many_ref.c"
+        printf '[many%d]\nop = custom\nlang = cuda\nsource = expected.cu\nentry = copy_f32\nsizes = n\nbuffers = x f32 in n; y f32 out n\nargs = x y n\nblock = 64\ngrid = n/64\nreference = many_ref.c copy%d\n\n' "$i" "$i" >>"$T/many.manifest"
+    done
+    expect_exit 0 "70 kernels with 70 distinct references in one run" -- "$H" run --backend sim --width 32 --only-manifest \
+        --manifest "$T/many.manifest" --cases "$E/expected.cases" --case n_1 --json "$T/many.jsonl" --quiet
+    json_check "... every one ran and PASSed (no 'too many references')" "$T/many.jsonl" \
+        "len(recs) == 70 and all(r['verdict'] == 'PASS' for r in recs)"
+
+    s=$(date +%s)
+    expect_exit 0 "--kernel copy_f32 beside a kernel whose reference sleeps 30 s: its reference is never run" -- \
+        timeout 25 "$H" run --backend sim --width 32 --only-manifest --manifest "$E/references.manifest" \
+        --cases "$E/expected.cases" --kernel copy_f32 --quiet
+    s=$(( $(date +%s) - s ))
+    if [ "$s" -lt 20 ]; then ok "... in $s s"; else bad "... in $s s (the other kernel's reference ran)" "$T/out"; fi
+    expect_exit 1 "--timeout 3 bounds a reference without a timeout key (not 120 s)" -- timeout 60 "$H" run --backend sim \
+        --width 32 --only-manifest --manifest "$E/references.manifest" --cases "$E/expected.cases" --case n_1 \
+        --kernel ref_sleeps --timeout 3 --json "$T/sleeps.jsonl" --quiet
+    json_check "... ERROR reference-error 'did not return in 3 s'" "$T/sleeps.jsonl" \
+        "len(recs) == 1 and recs[0]['verdict'] == 'ERROR' and recs[0]['classes'] == 'reference-error' and 'did not return in 3 s' in recs[0]['why']"
+fi
