@@ -2,7 +2,9 @@
 /* test_child.c: child processes (child.c, child_guard.c): every wait has a deadline and ends at
  * the child's own exit, whoever holds its output; a child runs in a session of its own, and
  * nothing it does can stop or signal its parent; a subreaper ends every descendant; a signal
- * handler can kill every child. The signals tried at the parent are harmless ones (SIGCONT,
+ * handler can kill every child; a kill reaches what a child started, a child dies with its parent,
+ * inherits no descriptor but its pipes, cannot read its parent's memory, and its output is
+ * captured on request. The signals tried at the parent are harmless ones (SIGCONT,
  * SIGURG), so a filter that failed would not stop or kill the test. */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +12,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
 #include "child.h"
@@ -272,6 +275,158 @@ START_TEST(the_filter_fits_the_most_threads_it_protects)
 }
 END_TEST
 
+static void pipe_pair(int fds[2]) { ck_assert_int_eq(pipe(fds), 0); }
+
+static void sleep_forever_with_a_grandchild(void *arg, int fd)
+{
+    pid_t *seen = arg;
+    (void)seen;
+    pid_t g = fork();
+    if (g == 0)
+        for (;;)
+            pause();
+    child_write(fd, &g, sizeof g);
+    for (;;)
+        pause();
+}
+
+START_TEST(child_kill_reaches_what_the_child_started)
+{
+    struct child ch;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(child_spawn(&ch, sleep_forever_with_a_grandchild, NULL, &err), 0);
+    pid_t grandchild = 0;
+    ck_assert_int_eq(child_read(ch.fd, &grandchild, sizeof grandchild, 5000), 1);
+    ck_assert(!gone(grandchild));
+    child_kill(&ch);
+    int status = child_reap(&ch);
+    ck_assert(WIFSIGNALED(status));
+    for (int i = 0; i < 100 && !gone(grandchild); i++)
+        usleep(10000);
+    ck_assert(gone(grandchild));
+}
+END_TEST
+
+/* A parent that dies while its child hangs: the child must not outlive it. */
+START_TEST(child_dies_with_its_parent)
+{
+    int fds[2];
+    pipe_pair(fds);
+    pid_t parent = fork();
+    if (parent == 0) {
+        struct child ch;
+        struct hb_err err = {{0}};
+        if (child_spawn(&ch, sleep_forever_with_a_grandchild, NULL, &err))
+            _exit(1);
+        pid_t ids[2] = {ch.pid, 0};
+        child_read(ch.fd, &ids[1], sizeof ids[1], 5000);
+        child_write(fds[1], ids, sizeof ids);
+        _exit(0); /* as SIGKILL would: no clean-up */
+    }
+    pid_t ids[2] = {0, 0};
+    ck_assert_int_eq(child_read(fds[0], ids, sizeof ids, 5000), 1);
+    pid_t child = ids[0], grandchild = ids[1];
+    waitpid(parent, NULL, 0);
+    for (int i = 0; i < 200 && !gone(child); i++)
+        usleep(10000);
+    ck_assert_msg(gone(child), "child %d outlived its parent", (int)child);
+    /* And what the child started goes with it. */
+    for (int i = 0; i < 200 && !gone(grandchild); i++)
+        usleep(10000);
+    ck_assert_msg(gone(grandchild), "the child's own child outlived it");
+    close(fds[0]), close(fds[1]);
+}
+END_TEST
+
+/* In the child: every descriptor from 5 up is closed, stdin is /dev/null; one byte says so. */
+static void report_descriptors(void *arg, int fd)
+{
+    (void)arg;
+    char ok = 1;
+    for (int d = 5; d < 1024; d++)
+        if (d != fd && fcntl(d, F_GETFD) != -1)
+            ok = 0;
+    struct stat in, null;
+    if (fstat(0, &in) || stat("/dev/null", &null) || in.st_rdev != null.st_rdev)
+        ok = 0;
+    child_write(fd, &ok, 1);
+}
+
+/* Which ways into the parent's memory worked: bit 0 process_vm_readv, bit 1 /proc/PID/mem. */
+static void read_the_parent(void *arg, int fd)
+{
+    long got = 0;
+    struct iovec local = {&got, sizeof got}, remote = {arg, sizeof got};
+    int seen = process_vm_readv(getppid(), &local, 1, &remote, 1, 0) == (ssize_t)sizeof got;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/mem", (int)getppid());
+    int mem = open(path, O_RDONLY);
+    if (mem >= 0 && pread(mem, &got, sizeof got, (off_t)(uintptr_t)arg) == (ssize_t)sizeof got)
+        seen |= 2;
+    child_write(fd, &seen, sizeof seen);
+}
+
+/* What a kernel in a worker cannot do, even run as root: read the harness's memory. */
+START_TEST(child_cannot_read_its_parents_memory)
+{
+    static volatile long secret = 0x5ec7e7;
+    struct child c;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(child_spawn(&c, read_the_parent, (void *)&secret, &err), 0);
+    int seen = -1;
+    ck_assert_int_eq(child_read(c.fd, &seen, sizeof seen, 10000), 1);
+    child_reap(&c);
+    ck_assert_int_eq(seen, 0);
+    ck_assert_int_eq(secret, 0x5ec7e7);
+}
+END_TEST
+
+START_TEST(child_inherits_no_descriptor_but_its_pipe)
+{
+    /* A report file the parent has open, as --json would be. */
+    char *dir = t_tmpdir();
+    char *path = t_write(dir, "report.jsonl", "");
+    int report = open(path, O_WRONLY | O_APPEND);
+    ck_assert_int_ge(report, 0);
+    int high = fcntl(report, F_DUPFD, 40);
+    ck_assert_int_ge(high, 40);
+    struct child ch;
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(child_spawn(&ch, report_descriptors, NULL, &err), 0);
+    char ok = 0;
+    ck_assert_int_eq(child_read(ch.fd, &ok, 1, 5000), 1);
+    child_reap(&ch);
+    ck_assert_msg(ok == 1, "the child saw an inherited descriptor or a stdin other than /dev/null");
+    close(report), close(high);
+    free(path);
+    t_rmtree(dir);
+}
+END_TEST
+
+static void print_both(void *arg, const struct child_io *io)
+{
+    (void)arg, (void)io;
+    fputs("to stdout\n", stdout);
+    fflush(stdout);
+    fputs("to stderr\n", stderr);
+}
+
+START_TEST(child_output_is_captured_for_the_parent)
+{
+    struct child ch;
+    struct child_opts opts = {0, 1};
+    struct hb_err err = {{0}};
+    ck_assert_int_eq(child_start(&ch, &opts, print_both, NULL, &err), 0);
+    char text[256] = "";
+    size_t got = 0;
+    ssize_t n;
+    while (got < sizeof text - 1 && (n = read(ch.out_fd, text + got, sizeof text - 1 - got)) > 0)
+        got += (size_t)n;
+    child_reap(&ch);
+    ck_assert_msg(strstr(text, "to stdout\n") && strstr(text, "to stderr\n"), "captured: %s", text);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("child");
@@ -283,6 +438,11 @@ static Suite *suite(void)
     tcase_add_test(t, a_subreaper_ends_every_descendant);
     tcase_add_test(t, a_signal_handler_can_kill_every_child);
     tcase_add_test(t, the_filter_fits_the_most_threads_it_protects);
+    tcase_add_test(t, child_kill_reaches_what_the_child_started);
+    tcase_add_test(t, child_dies_with_its_parent);
+    tcase_add_test(t, child_inherits_no_descriptor_but_its_pipe);
+    tcase_add_test(t, child_cannot_read_its_parents_memory);
+    tcase_add_test(t, child_output_is_captured_for_the_parent);
     suite_add_tcase(s, t);
     return s;
 }

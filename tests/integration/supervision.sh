@@ -211,8 +211,8 @@ SH
     TMPDIR="$T/stmp" "$H" run --backend sim --devices all --cases "$T/dall.cases" --json "$T/dall.jsonl" --junit "$T/dall.xml" \
         >"$T/out" 2>&1 &
     pid=$!
-    for _ in $(seq 1 100); do [ -s "$T/stmp"/hb-shards-*/shard0.jsonl ] 2>/dev/null && break; sleep 0.1; done
-    sleep 1
+    # Until a shard has a result of its own (under load that can take many seconds).
+    for _ in $(seq 1 600); do grep -qs '"record":"result"' "$T/stmp"/hb-shards-*/shard*.jsonl && break; sleep 0.1; done
     kill -TERM $pid
     wait $pid
     rc=$?
