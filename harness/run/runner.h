@@ -239,9 +239,6 @@ void wk_serve(struct run_ctx *cx, const struct group *groups, int n_groups, cons
               const struct child_io *io);
 /* The far side of san_exec: rebuilds the group named by --group-child and runs it. */
 int wk_sanitized_child(struct run_ctx *cx, struct hb_err *err);
-/* A record from a child saying the group cannot run: rc HB_UNSUPPORTED (the parent's SKIP) or
- * HB_ERROR (its ERROR), with the backend's words. */
-void wk_send_group_row(int fd, const struct group *g, int rc, const char *why);
 
 /* progress.c: the status line (a terminal) or a plain line now and then (a log). */
 void prog_start(int quiet, double total_cost, int groups);

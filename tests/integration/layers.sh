@@ -75,3 +75,25 @@ print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
 then ok "no C file over 500 lines, no function over 80"; else bad "a C file over 500 lines or a function over 80" "$T/limits"; fi
+
+# One door to the backends (run/backend_call.c): only it and the loader hold a backend's table,
+# so every optional method is tested there once and a kernel is loaded only by its rule
+# (prepare first). No other file names struct hb_backend or calls through a table `be`; the
+# check is shown a planted call first, which it must catch.
+if python3 - >"$T/door" 2>&1 <<'PY'
+import pathlib, re, sys
+door = {"harness/run/backend_call.c", "harness/run/backend_call.h", "harness/run/loader.c", "harness/run/loader.h"}
+table = re.compile(r"\bstruct\s+hb_backend\b|\bbe\s*->|->\s*be\s*->")
+def strays(named):
+    return [f"{p}:{n}: {l.strip()}" for p, text in named for n, l in enumerate(text.splitlines(), 1)
+            if table.search(l)]
+planted = [("harness/run/planted.c", "static int f(const struct bcall *b) { return b->be->launch(0, 0, 0, 0, 0); }")]
+if not strays(planted):
+    sys.exit("the check misses a planted call through the table")
+files = [p for layer in ("lib", "core", "report", "run", "cmd") for p in sorted(pathlib.Path("harness", layer).glob("*.[ch]"))
+         if str(p) not in door]
+found = strays((str(p), p.read_text(encoding="utf-8")) for p in files)
+print("\n".join(found))
+sys.exit(1 if found else 0)
+PY
+then ok "only the door (run/backend_call.c) and the loader touch a backend's table"; else bad "a backend call outside the door" "$T/door"; fi
