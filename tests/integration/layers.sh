@@ -76,6 +76,57 @@ sys.exit(1 if bad else 0)
 PY
 then ok "no C file over 500 lines, no function over 80"; else bad "a C file over 500 lines or a function over 80" "$T/limits"; fi
 
+# run/ has a top: its files' include-and-call graph has no circle, so each part of the run
+# stands on the parts below it (run.c and listing.c on top; rows, the door, the protocol at
+# the bottom). A module is a .c with its own .h; includes are read from the sources, calls from
+# the objects make built (a name one defines and another uses, as nm lists them).
+if python3 - "$BUILD/obj/harness/run" >"$T/circles" 2>&1 <<'PY'
+import os, re, subprocess, sys
+src, objdir = "harness/run", sys.argv[1]
+mod = lambda f: os.path.splitext(f)[0]
+files = sorted(os.listdir(src))
+edges = {}
+def edge(a, b, why):
+    if a != b:
+        edges.setdefault(a, {}).setdefault(b, why)
+for f in files:
+    for line in open(os.path.join(src, f), encoding="utf-8"):
+        m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+        if m and m.group(1) in files:
+            edge(mod(f), mod(m.group(1)), f"{f} includes {m.group(1)}")
+objs = sorted(f for f in os.listdir(objdir) if f.endswith(".o")) if os.path.isdir(objdir) else []
+if len(objs) < len([f for f in files if f.endswith(".c")]):
+    sys.exit(f"{objdir}: the objects of harness/run/*.c are not all built")
+defined, used = {}, {}
+for o in objs:
+    for line in subprocess.run(["nm", os.path.join(objdir, o)], capture_output=True, text=True, check=True).stdout.splitlines():
+        p = line.split()
+        if len(p) == 3 and p[1] in "TDBRC":
+            defined[p[2]] = mod(o)
+        elif len(p) == 2 and p[0] == "U":
+            used.setdefault(mod(o), set()).add(p[1])
+for a, names in used.items():
+    for n in sorted(names):
+        if n in defined:
+            edge(a, defined[n], f"{a}.c uses {n} of {defined[n]}.c")
+state, stack = {}, []
+def visit(a):
+    state[a] = 1
+    stack.append(a)
+    for b in sorted(edges.get(a, {})):
+        if state.get(b) == 1:
+            loop = stack[stack.index(b):] + [b]
+            sys.exit("a circle: " + "; ".join(edges[x][y] for x, y in zip(loop, loop[1:])))
+        if b not in state:
+            visit(b)
+    stack.pop()
+    state[a] = 2
+for a in sorted(edges):
+    if a not in state:
+        visit(a)
+PY
+then ok "run/'s files include and call one another without a circle"; else bad "run/'s files include or call in a circle" "$T/circles"; fi
+
 # One door to the backends (run/backend_call.c): only it and the loader hold a backend's table,
 # so every optional method is tested there once and a kernel is loaded only by its rule
 # (prepare first). No other file names struct hb_backend or calls through a table `be`; the
