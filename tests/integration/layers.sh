@@ -94,8 +94,8 @@ for f in files:
         m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
         if m and m.group(1) in files:
             edge(mod(f), mod(m.group(1)), f"{f} includes {m.group(1)}")
-objs = sorted(f for f in os.listdir(objdir) if f.endswith(".o")) if os.path.isdir(objdir) else []
-if len(objs) < len([f for f in files if f.endswith(".c")]):
+objs = [mod(f) + ".o" for f in files if f.endswith(".c")]  # a stale object of a removed file is no module
+if not all(os.path.isfile(os.path.join(objdir, o)) for o in objs):
     sys.exit(f"{objdir}: the objects of harness/run/*.c are not all built")
 defined, used = {}, {}
 for o in objs:
