@@ -11,6 +11,7 @@
 #include "jsonl.h"
 #include "report.h"
 #include "run.h"
+#include "run_options.h"
 #include "selection.h"
 #include "tutil.h"
 

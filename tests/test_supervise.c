@@ -5,6 +5,7 @@
  * ERROR with the access as a class too. Without a finding, nothing is re-judged. And which
  * record a worker may send next (sup_due): only the one due. And the parent's own time is no
  * worker's: a deadline waits while the parent compares (sched_excuse). */
+#include "rows.h"
 #include "runner.h"
 #include "scheduler.h"
 #include "tutil.h"
@@ -41,7 +42,7 @@ static void fixture(struct run_ctx *cx, struct sup_group *s, unsigned expect)
     group.p = &cuda, group.k = &kernel, group.width.width = 32, group.parts = 1;
     sup_group_init(s, &group);
     struct rep_result r;
-    run_fill_identity(&r, &group);
+    rows_identity(&r, &group);
     snprintf(r.case_name, sizeof r.case_name, "edge_15x16x17");
     r.cmp.classes = CLS_API;
     r.verdict = V_ERROR;

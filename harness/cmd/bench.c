@@ -56,17 +56,17 @@ static const struct hb_width_option *default_width(const struct hb_device_info *
     return &d->widths[d->n_widths - 1];
 }
 
-double bench_time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, enum bench_what what,
-                           const unsigned grid[3], const struct hb_args *args, size_t copy_bytes, int runs)
+double bench_time_launches(struct bcall *bk, hb_kern *kern, enum bench_what what, const unsigned grid[3],
+                           const struct hb_args *args, size_t copy_bytes, int runs)
 {
     double t[64];
     if (runs > 64)
         runs = 64;
     for (int i = -2; i < runs; i++) {
         double ms = 0;
-        int rc = what == BENCH_KERNEL   ? be->launch(ctx, kern, grid, args, &ms)
-                 : what == BENCH_VENDOR ? be->vendor_sgemm(ctx, args, &ms)
-                                        : be->copy(ctx, args->bufs[1], 0, args->bufs[0], 0, copy_bytes, &ms);
+        int rc = what == BENCH_KERNEL   ? bcall_launch(bk, kern, grid, args, &ms)
+                 : what == BENCH_VENDOR ? bcall_vendor_sgemm(bk, args, &ms)
+                                        : bcall_copy(bk, args->bufs[1], 0, args->bufs[0], 0, copy_bytes, &ms);
         if (rc != HB_OK)
             return -1;
         if (i >= 0)
@@ -78,8 +78,8 @@ double bench_time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ke
 
 /* One point: an n^3 SGEMM or an n-float reduction (or copy) on fresh uniform data. Returns
  * its median time, or -1 with m->err. */
-static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const struct bench_job *job,
-                          int sgemm, long n, struct bench_msg *m)
+static double bench_point(struct bcall *bk, hb_kern *kern, const struct bench_job *job, int sgemm, long n,
+                          struct bench_msg *m)
 {
     const struct kern_desc *k = job->k;
     struct hb_case c;
@@ -113,14 +113,14 @@ static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
     int failed = 0;
     for (int b = 0; b < args.n_bufs && !failed; b++) {
         size_t bytes = lay.bytes[b];
-        failed = be->alloc(ctx, bytes, &args.bufs[b]) != HB_OK;
+        failed = bcall_alloc(bk, bytes, &args.bufs[b]) != HB_OK;
         if (!failed && b < args.n_bufs - 1) {
             float *host = xcalloc(elems[b], sizeof(float));
             unsigned char *typed = xcalloc(elems[b] + 1, ty_get(types[b])->size);
             gen_fill(host, elems[b], &c, sgemm ? n : k && k->chunk ? k->chunk : n, b);
             for (size_t i = 0; i < elems[b]; i++)
                 ty_store(types[b], typed + i * ty_get(types[b])->size, host[i]);
-            failed = be->upload(ctx, args.bufs[b], 0, typed, bytes) != HB_OK;
+            failed = bcall_upload(bk, args.bufs[b], 0, typed, bytes) != HB_OK;
             free(host), free(typed);
         }
     }
@@ -130,21 +130,22 @@ static double bench_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
     if (!failed && job->what == BENCH_KERNEL && kern_grid(k, &c, grid, &err))
         snprintf(m->err, sizeof m->err, "%.250s", err.msg);
     else if (!failed)
-        ms = bench_time_launches(be, ctx, kern, job->what, grid, &args, lay.bytes[0], job->o->runs);
+        ms = bench_time_launches(bk, kern, job->what, grid, &args, lay.bytes[0], job->o->runs);
     if (ms < 0 && !m->err[0])
-        snprintf(m->err, sizeof m->err, "size %ld: %.230s", n, be->last_error(ctx));
+        snprintf(m->err, sizeof m->err, "size %ld: %.230s", n, bcall_error(bk));
     for (int b = 0; b < args.n_bufs; b++)
         if (args.bufs[b])
-            be->release(ctx, args.bufs[b]);
+            bcall_release(bk, args.bufs[b]);
     return ms;
 }
 
 /* In the child, on an open context: loads the kernel (and asks its figures), then times
  * each point. */
-static void bench_measure(const struct hb_backend *be, hb_ctx *ctx, const struct bench_job *job, struct bench_msg *m)
+static void bench_measure(struct bcall *bk, const struct bench_job *job, struct bench_msg *m)
 {
     hb_kern *kern = NULL;
-    if ((job->what == BENCH_VENDOR && !be->vendor_sgemm) || (job->what == BENCH_COPY && !be->copy)) {
+    if ((job->what == BENCH_VENDOR && !bcall_has_vendor_sgemm(bk)) ||
+        (job->what == BENCH_COPY && !bcall_has_copy(bk))) {
         snprintf(m->err, sizeof m->err, "backend %s has no %s", job->p->name,
                  job->what == BENCH_COPY ? "copy" : "vendor library");
         return;
@@ -152,22 +153,21 @@ static void bench_measure(const struct hb_backend *be, hb_ctx *ctx, const struct
     if (job->what == BENCH_KERNEL) {
         struct hb_kernel_spec spec;
         kern_spec(job->k, xstrdup(path_exe_dir()), &spec);
-        if (be->load(ctx, &spec, &kern) != HB_OK) {
-            snprintf(m->err, sizeof m->err, "load: %.240s", be->last_error(ctx));
+        if (bcall_load(bk, &spec, NULL, NULL, &kern) != HB_OK) {
+            snprintf(m->err, sizeof m->err, "load: %.240s", bcall_error(bk));
             return;
         }
-        if (be->kernel_info)
-            m->have_info = be->kernel_info(ctx, kern, &m->info) == HB_OK;
+        m->have_info = bcall_kernel_info(bk, kern, &m->info);
     }
     if (job->what == BENCH_KERNEL && job->k->custom) {
-        m->ms[0] = bench_custom_point(be, ctx, kern, job->k, job->o->reduce_n, job->o->runs, m->err, sizeof m->err);
+        m->ms[0] = bench_custom_point(bk, kern, job->k, job->o->reduce_n, job->o->runs, m->err, sizeof m->err);
         m->ok = m->ms[0] >= 0;
         return;
     }
     int sgemm = job->what == BENCH_VENDOR || (job->what == BENCH_KERNEL && job->k->op == OP_SGEMM);
     m->ok = 1;
     for (int s = 0; m->ok && s < (sgemm ? job->o->n_sizes : 1); s++) {
-        m->ms[s] = bench_point(be, ctx, kern, job, sgemm, sgemm ? job->o->sizes[s] : job->o->reduce_n, m);
+        m->ms[s] = bench_point(bk, kern, job, sgemm, sgemm ? job->o->sizes[s] : job->o->reduce_n, m);
         m->ok = m->ms[s] >= 0;
     }
 }
@@ -181,12 +181,11 @@ static void bench_child(void *arg, int fd)
     if (w->env[0])
         putenv(xstrdup(w->env));
     struct hb_err err = {{0}};
-    const struct hb_backend *be = ldr_open(job->p->name, &err);
-    hb_ctx *ctx = NULL;
-    if (!be)
+    struct bcall bk;
+    if (bcall_backend(&bk, job->p->name, &err))
         snprintf(m.err, sizeof m.err, "%.250s", err.msg);
-    else if (be->open(&ctx, job->device, w->width, m.err, sizeof m.err) == HB_OK)
-        bench_measure(be, ctx, job, &m);
+    else if (bcall_open(&bk, job->device, w->width, m.err, sizeof m.err) == HB_OK)
+        bench_measure(&bk, job, &m);
     child_write(fd, &m, sizeof m);
 }
 

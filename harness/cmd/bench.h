@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "backend.h"
+#include "backend_call.h"
 #include "util.h"
 
 #define BENCH_MAX_SIZES 8
@@ -51,8 +51,8 @@ struct bench_row {
 
 /* Median device time of `runs` launches after two warm-ups (the copy: copy_bytes), or a
  * negative value. */
-double bench_time_launches(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, enum bench_what what,
-                           const unsigned grid[3], const struct hb_args *args, size_t copy_bytes, int runs);
+double bench_time_launches(struct bcall *bk, hb_kern *kern, enum bench_what what, const unsigned grid[3],
+                           const struct hb_args *args, size_t copy_bytes, int runs);
 
 /* Custom kernels (bench_custom.c), timed at n floats in. The case they run: their one size
  * n, or rows x cols of 1024-float rows (-1 with why for any other kernel); the bytes a launch
@@ -61,8 +61,8 @@ struct hb_case;
 struct kern_desc;
 int bench_custom_case(const struct kern_desc *k, long n, struct hb_case *c, char *why, size_t len);
 double bench_custom_bytes(const struct kern_desc *k, long n);
-double bench_custom_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const struct kern_desc *k, long n,
-                          int runs, char *why, size_t len);
+double bench_custom_point(struct bcall *bk, hb_kern *kern, const struct kern_desc *k, long n, int runs, char *why,
+                          size_t len);
 
 /* Writers of bench_out.c; each returns 0, or -1 with err. */
 int bench_write_json(const char *path, const struct bench_opts *o, const struct bench_row *rows, int n,

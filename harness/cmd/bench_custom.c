@@ -60,20 +60,19 @@ double bench_custom_bytes(const struct kern_desc *k, long n)
 
 /* Allocates and fills every buffer of the layout; 0, or -1 (the buffers made so far are in
  * args, for the caller to release). */
-static int bench_custom_buffers(const struct hb_backend *be, hb_ctx *ctx, const struct op_layout *lay,
-                                struct hb_args *args)
+static int bench_custom_buffers(struct bcall *bk, const struct op_layout *lay, struct hb_args *args)
 {
     for (int b = 0; b < args->n_bufs; b++) {
-        if (be->alloc(ctx, lay->bytes[b], &args->bufs[b]) != HB_OK)
+        if (bcall_alloc(bk, lay->bytes[b], &args->bufs[b]) != HB_OK)
             return -1;
-        if (lay->bytes[b] && be->upload(ctx, args->bufs[b], 0, lay->data[b], lay->bytes[b]) != HB_OK)
+        if (lay->bytes[b] && bcall_upload(bk, args->bufs[b], 0, lay->data[b], lay->bytes[b]) != HB_OK)
             return -1;
     }
     return 0;
 }
 
-double bench_custom_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern, const struct kern_desc *k, long n,
-                          int runs, char *why, size_t len)
+double bench_custom_point(struct bcall *bk, hb_kern *kern, const struct kern_desc *k, long n, int runs, char *why,
+                          size_t len)
 {
     struct hb_case c;
     if (bench_custom_case(k, n, &c, why, len))
@@ -93,14 +92,14 @@ double bench_custom_point(const struct hb_backend *be, hb_ctx *ctx, hb_kern *ker
         kern_bind(k, OP_CUSTOM, &lay, &args);
         if (kern_grid(k, &c, grid, &err))
             snprintf(why, len, "%.250s", err.msg);
-        else if (bench_custom_buffers(be, ctx, &lay, &args) == 0)
-            ms = bench_time_launches(be, ctx, kern, BENCH_KERNEL, grid, &args, 0, runs);
+        else if (bench_custom_buffers(bk, &lay, &args) == 0)
+            ms = bench_time_launches(bk, kern, BENCH_KERNEL, grid, &args, 0, runs);
         if (ms < 0 && !why[0])
-            snprintf(why, len, "%s: %.230s", c.name, be->last_error(ctx));
+            snprintf(why, len, "%s: %.230s", c.name, bcall_error(bk));
     }
     for (int b = 0; b < args.n_bufs; b++)
         if (args.bufs[b])
-            be->release(ctx, args.bufs[b]);
+            bcall_release(bk, args.bufs[b]);
     for (int b = 0; b < HB_MAX_BUF_ARGS; b++)
         arena_free(kd->init[b]);
     free(kd);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* main.c: the command line. Picks the command and hands its arguments to that command's
  * option table (run_options.c, bench_options.c, merge_options.c); every command returns one
- * of run.h's exit codes, which main returns as they are. */
+ * of run_opts.h's exit codes, which main returns as they are. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "listing.h"
 #include "merge.h"
 #include "ref.h"
 #include "run.h"
+#include "run_options.h"
 #include "shard.h"
 #include "util.h"
 #include "version.h"
@@ -52,8 +54,8 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv)
         return rc < 0 ? EXIT_USAGE : EXIT_OK;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    int code = !strcmp(argv[0], "list") ? run_list(&o, &err)
-               : o.list                 ? run_list_ids(&o, &err)
+    int code = !strcmp(argv[0], "list") ? list_all(&o, &err)
+               : o.list                 ? list_ids(&o, &err)
                : o.devices_all          ? shard_devices_all(&o)
                                         : run_conformance(&o, &err);
     if (err.msg[0])

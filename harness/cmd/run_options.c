@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* run_options.c: the options of `harness run` and `harness list`, as one cli.h table: each
- * option's setter checks its value and fills struct run_opts. What they do is run.c's. */
+ * option's setter checks its value and fills struct run_opts. What they do is run.c's (and listing.c's). */
+#include "run_options.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +11,6 @@
 #include "cli.h"
 #include "guard.h"
 #include "outputs.h"
-#include "run.h"
 
 #define RO(dest) ((struct run_opts *)(dest))
 

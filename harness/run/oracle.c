@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#include "backend_call.h"
 #include "custom.h"
 #include "runner.h"
 #include "text.h"
@@ -33,7 +34,7 @@ struct orc_job {
 
 /* One launch with every buffer its exact size, the outputs downloaded into the shared
  * memory; 0, or -1 with st->why. */
-static int orc_launch(struct orc_job *j, const struct hb_backend *be, hb_ctx *ctx, hb_kern *kern)
+static int orc_launch(struct orc_job *j, struct bcall *bk, hb_kern *kern)
 {
     struct hb_args a;
     struct hb_err err = {{0}};
@@ -41,25 +42,23 @@ static int orc_launch(struct orc_job *j, const struct hb_backend *be, hb_ctx *ct
     kern_bind(j->k, OP_CUSTOM, &j->l, &a);
     for (int i = 0; i < j->l.n_bufs; i++) {
         size_t bytes = j->l.bytes[i] ? j->l.bytes[i] : 1; /* an empty buffer is still an argument */
-        if (be->alloc(ctx, bytes, &a.bufs[i]) != HB_OK || be->upload(ctx, a.bufs[i], 0, j->l.data[i], j->l.bytes[i]))
-            return snprintf(j->st->why, sizeof j->st->why, "buffers: %s", be->last_error(ctx)), -1;
+        if (bcall_alloc(bk, bytes, &a.bufs[i]) != HB_OK || bcall_upload(bk, a.bufs[i], 0, j->l.data[i], j->l.bytes[i]))
+            return snprintf(j->st->why, sizeof j->st->why, "buffers: %s", bcall_error(bk)), -1;
     }
     if (kern_grid(j->k, &j->c, grid, &err))
         return txt_copy(j->st->why, sizeof j->st->why, err.msg), -1;
-    if (grid[0] && grid[1] && grid[2] && be->launch(ctx, kern, grid, &a, NULL) != HB_OK)
-        return snprintf(j->st->why, sizeof j->st->why, "launch: %s", be->last_error(ctx)), -1;
+    if (grid[0] && grid[1] && grid[2] && bcall_launch(bk, kern, grid, &a, NULL) != HB_OK)
+        return snprintf(j->st->why, sizeof j->st->why, "launch: %s", bcall_error(bk)), -1;
     struct hb_fault f[2];
-    memset(f, 0, sizeof f);
-    if (grid[0] && grid[1] && grid[2] && be->faults && be->faults(ctx, &f[0], &f[1]) == HB_OK &&
-        (f[0].count || f[1].count)) {
+    if (grid[0] && grid[1] && grid[2] && bcall_faults(bk, &f[0], &f[1]) && (f[0].count || f[1].count)) {
         int w = f[1].count > 0;
         return snprintf(j->st->why, sizeof j->st->why, "%lld %s out of bounds, first at argument %d byte %lld",
                         f[w].count, w ? "writes" : "reads", f[w].arg, f[w].offset),
                -1;
     }
     for (int i = 0; i < j->l.n_bufs; i++)
-        if (j->shared[i] && be->download(ctx, a.bufs[i], 0, j->shared[i], j->l.bytes[i]) != HB_OK)
-            return snprintf(j->st->why, sizeof j->st->why, "download: %s", be->last_error(ctx)), -1;
+        if (j->shared[i] && bcall_download(bk, a.bufs[i], 0, j->shared[i], j->l.bytes[i]) != HB_OK)
+            return snprintf(j->st->why, sizeof j->st->why, "download: %s", bcall_error(bk)), -1;
     return 0;
 }
 
@@ -71,21 +70,20 @@ static void orc_body(void *arg, int fd)
      * the kernel's native code cannot change it, and the references are not here at all. */
     setenv("HB_SIM_SCHEDULE", "lockstep", 1);
     struct hb_err err = {{0}};
-    const struct hb_backend *be = ldr_open("sim", &err);
-    hb_ctx *ctx = NULL;
+    struct bcall bk;
     hb_kern *kern = NULL;
     char msg[512] = "";
-    if (!be) {
+    if (bcall_backend(&bk, "sim", &err)) {
         txt_copy(j->st->why, sizeof j->st->why, err.msg);
-    } else if (be->open(&ctx, 0, j->width, msg, sizeof msg) != HB_OK) {
+    } else if (bcall_open(&bk, 0, j->width, msg, sizeof msg) != HB_OK) {
         snprintf(j->st->why, sizeof j->st->why, "the emulator at width %d: %s", j->width, msg);
     } else {
         struct hb_kernel_spec spec;
         kern_spec(j->k, path_exe_dir(), &spec);
-        if (be->load(ctx, &spec, &kern) != HB_OK)
-            snprintf(j->st->why, sizeof j->st->why, "load: %s", be->last_error(ctx));
+        if (bcall_load(&bk, &spec, NULL, NULL, &kern) != HB_OK)
+            snprintf(j->st->why, sizeof j->st->why, "load: %s", bcall_error(&bk));
         else
-            j->st->done = !orc_launch(j, be, ctx, kern);
+            j->st->done = !orc_launch(j, &bk, kern);
     }
     _exit(0);
 }

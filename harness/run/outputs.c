@@ -9,7 +9,7 @@
 #include "csv.h"
 #include "guard.h"
 #include "html.h"
-#include "run.h"
+#include "run_opts.h"
 #include "text.h"
 
 /* The page that says the run has not finished, in place of --html's (not into a pipe: the

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "ref.h"
 #include "runner.h"
 #include "trace.h"
@@ -58,7 +59,7 @@ static void *plan_prepare_thread(void *arg)
     pthread_mutex_unlock(&p->lock);
     trace_track(TRACE_DATA_TRACK + nth, "case data and references, thread %d (%s first)", nth + 1,
                 small ? "smallest" : "largest");
-    for (int i; !sup_interrupted && (i = plan_take(p, small)) >= 0;) {
+    for (int i; !intr_signal && (i = plan_take(p, small)) >= 0;) {
         struct case_data *d = &p->cx->data[i];
         double t0 = now_ms();
         plan_prepare_case(p, i);
@@ -96,7 +97,7 @@ static void plan_prepare_forking(struct plan_pool *p)
 {
     struct run_ctx *cx = p->cx;
     plan_cases_fork(&cx->cases, MADV_DONTFORK);
-    for (int i = 0; i < cx->cases.n && !sup_interrupted; i++) {
+    for (int i = 0; i < cx->cases.n && !intr_signal; i++) {
         struct case_data *d = &cx->data[i];
         if (!d->used || !op_get(d->c->op)->prepare_forks)
             continue;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend_call.h"
 #include "child.h"
 #include "loader.h"
 #include "util.h"
@@ -19,18 +20,18 @@ static void probe_child(void *arg, int fd)
     snprintf(p.name, sizeof p.name, "%s", name);
     p.built = 1;
     struct hb_err err = {{0}};
-    const struct hb_backend *be = ldr_open(name, &err);
-    if (!be) {
+    struct bcall bk;
+    if (bcall_backend(&bk, name, &err)) {
         p.count = -1;
         snprintf(p.err, sizeof p.err, "%.500s", err.msg);
     } else {
-        snprintf(p.langs, sizeof p.langs, "%s", be->langs);
-        if (be->vendor_sgemm && be->vendor_name)
-            snprintf(p.vendor, sizeof p.vendor, "%s", be->vendor_name);
-        p.caps = be->caps;
-        if (be->platform)
-            snprintf(p.platform, sizeof p.platform, "%s", be->platform);
-        p.count = be->list_devices(p.dev, MAX_DEVICES, p.err, sizeof p.err);
+        snprintf(p.langs, sizeof p.langs, "%s", bcall_langs(&bk));
+        if (bcall_vendor(&bk))
+            snprintf(p.vendor, sizeof p.vendor, "%s", bcall_vendor(&bk));
+        p.caps = bcall_caps(&bk);
+        if (bcall_platform(&bk))
+            snprintf(p.platform, sizeof p.platform, "%s", bcall_platform(&bk));
+        p.count = bcall_list_devices(&bk, p.dev, MAX_DEVICES, p.err, sizeof p.err);
         if (p.count > MAX_DEVICES)
             p.count = MAX_DEVICES;
     }

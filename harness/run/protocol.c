@@ -7,7 +7,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "backend.h"
 #include "child.h"
+#include "text.h"
 
 static const char *const phase_names[PH_COUNT] = {
     [PH_START] = "process starts",
@@ -27,6 +29,15 @@ static const char *const phase_names[PH_COUNT] = {
 const char *msg_phase_name(enum msg_phase p) { return p < PH_COUNT ? phase_names[p] : "?"; }
 
 int msg_send(int fd, const struct msg *m) { return child_write(fd, m, sizeof *m); }
+
+void msg_group(struct msg *m, int group, int rc, const char *why)
+{
+    memset(m, 0, sizeof *m);
+    m->type = MSG_GROUP;
+    m->group = group;
+    m->rc = rc == HB_UNSUPPORTED ? HB_UNSUPPORTED : HB_ERROR;
+    txt_copy(m->why, sizeof m->why, why);
+}
 
 /* Every string field ends inside its array, so no writer reads past it. */
 #define TERMINATE(field) ((field)[sizeof(field) - 1] = 0)

@@ -67,6 +67,9 @@ struct msg_cmd {
 const char *msg_phase_name(enum msg_phase p);
 
 int msg_send(int fd, const struct msg *m);
+/* A GROUP record for group `group` (its ordinal) that cannot run: rc HB_UNSUPPORTED (the
+ * parent's SKIP), anything else HB_ERROR (its ERROR), with the backend's words. */
+void msg_group(struct msg *m, int group, int rc, const char *why);
 /* Checks a record as read from a child: 1 valid, 0 not (why in err). It must belong to `group`
  * (of n_cases cases); string fields are terminated in place. Whether it is the record due
  * next is the scheduler's check, and whether its buffers are the case's, verify.c's. */

@@ -5,127 +5,23 @@
  * for this process to judge; a child that dies or hangs costs one ERROR row for the case in
  * flight. Inputs and references are made here once per case (plan.c), the references in memory
  * no worker has, so every kernel, backend and width is judged against the same ones. */
-#include <errno.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "arena.h"
-#include "cref.h"
 #include "guard.h"
-#include "jsonl.h"
+#include "interrupt.h"
 #include "outputs.h"
 #include "ref.h"
 #include "runner.h"
 #include "text.h"
 #include "trace.h"
 
-/* Whether a kernel came from a --manifest file rather than the shipped kernels/ folder: its
- * reproducer then names the manifests. */
-static int run_user_kernel(const struct kern_desc *k)
-{
-    char *dir = path_join(path_root_dir(), "kernels/");
-    int user = !k->file || strncmp(k->file, dir, strlen(dir)) != 0;
-    free(dir);
-    return user;
-}
-
-void run_fill_identity(struct rep_result *r, const struct group *g)
-{
-    memset(r, 0, sizeof *r);
-    cmp_init(&r->cmp);
-    snprintf(r->backend, sizeof r->backend, "%s", g->p->name);
-    snprintf(r->device, sizeof r->device, "%s", g->p->dev[g->device].name);
-    snprintf(r->driver, sizeof r->driver, "%s", g->p->dev[g->device].driver);
-    snprintf(r->lang, sizeof r->lang, "%s", g->k ? g->k->lang : "vendor");
-    snprintf(r->kernel, sizeof r->kernel, "%s", g->k ? g->k->name : g->p->vendor);
-    snprintf(r->note, sizeof r->note, "%s", g->k && g->k->note ? g->k->note : "");
-    r->device_index = g->device;
-    r->user_manifest = g->k && run_user_kernel(g->k);
-    r->width = g->width.width;
-    r->op = g->k ? g->k->op : OP_SGEMM;
-}
-
-void run_group_row(struct rep_result *r, const struct group *g, enum hb_verdict verdict, const char *why)
-{
-    run_fill_identity(r, g);
-    r->group_row = 1;
-    snprintf(r->case_name, sizeof r->case_name, "*");
-    r->verdict = verdict;
-    txt_copy(r->why, sizeof r->why, why ? why : "");
-}
-
-void run_fill_case(struct rep_result *r, const struct hb_case *c)
-{
-    snprintf(r->case_name, sizeof r->case_name, "%s", c->name);
-    r->M = c->M, r->N = c->N, r->K = c->K, r->n = c->n;
-    r->lda = c->lda, r->ldb = c->ldb, r->ldc = c->ldc;
-    case_sizes_text(c, r->sizes, sizeof r->sizes);
-    snprintf(r->dist, sizeof r->dist, "%s", case_dist_name(c->dist));
-    r->seed = c->seed;
-    if (c->note[0] && !r->note[0])
-        snprintf(r->note, sizeof r->note, "%s", c->note);
-}
-
-void run_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_slot)
-{
-    rep_add(&cx->sink, r);
-    cx->kernel_ms += r->kernel_ms;
-    cx->first_launch_ms += r->first_launch_ms;
-    cx->child_ms += r->child_ms;
-    if (backend_slot >= 0) {
-        cx->threads_by_backend[backend_slot] += r->threads;
-        cx->kernel_ms_by_backend[backend_slot] += r->kernel_ms;
-        cx->first_launch_ms_by_backend[backend_slot] += r->first_launch_ms;
-    }
-    if (cx->silent)
-        return;
-    if (!cx->o->quiet || verdict_fails_run(r->verdict) || r->verdict == V_SKIP)
-        if (r->verdict != V_PASS)
-            rep_print_line(stdout, r, &cx->sink.hdr);
-    fflush(stdout);
-}
-
-/* Before the first group nothing is worth finishing: a signal says so and exits at once
- * (the reports already hold only this run's header; the JSON gets its end record from a
- * buffer made in advance, as a handler may only write(2)), killing the children (a reference's
- * compiler, a reference) and removing the references' build folder, since no atexit handler
- * runs; afterwards it stops the run, which writes what came. */
-static volatile sig_atomic_t run_started;
 /* Case data goes to the arena (arena.h) in this run. */
 static int arena_open_now;
-static int early_json_fd = -1;
-static char early_json_end[96];
-
-static void on_signal(int sig)
-{
-    if (run_started) {
-        sup_interrupted = sig;
-        return;
-    }
-    char msg[] = "\nharness: interrupted by signal NN before the first result: the reports hold none\n";
-    char *nn = strstr(msg, "NN");
-    nn[0] = (char)('0' + sig / 10 % 10), nn[1] = (char)('0' + sig % 10);
-    child_kill_children_now();
-    cref_remove_now();
-    if (early_json_fd >= 0 && write(early_json_fd, early_json_end, strlen(early_json_end)) < 0)
-        _exit(128 + sig);
-    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
-        _exit(128 + sig);
-    _exit(128 + sig);
-}
-
-static void run_catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 /* One per core this process may run on. */
 static int run_cores(void)
@@ -233,12 +129,8 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, st
     free(h);
     if (bad)
         return EXIT_USAGE;
-    if (cx->sink.json) {
-        FILE *end = fmemopen(early_json_end, sizeof early_json_end, "w");
-        if (end)
-            jsonl_write_end(end, 0, 1), fclose(end);
-        early_json_fd = fileno(cx->sink.json);
-    }
+    if (cx->sink.json)
+        intr_json(cx->sink.json);
     int no_device;
     double t_probe = now_ms();
     *n_probes = plan_probe(o, probes, err, &no_device);
@@ -276,14 +168,14 @@ static int run_start(struct run_ctx *cx, struct probe *probes, int *n_probes, st
 static int run_finish(struct run_ctx *cx, struct hb_err *err)
 {
     int code = rep_failed(&cx->sink) || cx->stopped ? EXIT_FAILURES : EXIT_OK;
-    if (code == EXIT_OK && !rep_ran(&cx->sink) && !cx->o->allow_empty && !sup_interrupted) {
+    if (code == EXIT_OK && !rep_ran(&cx->sink) && !cx->o->allow_empty && !intr_signal) {
         printf("harness: no case ran (%s): exit %d; --allow-empty accepts that\n",
                cx->sink.n ? "every kernel skipped" : "no kernel, case and device matched", EXIT_NOTHING_RAN);
         code = EXIT_NOTHING_RAN;
     }
-    code = out_finish(&cx->out, &cx->sink, code, sup_interrupted != 0, err);
+    code = out_finish(&cx->out, &cx->sink, code, intr_signal != 0, err);
     /* A run cut short by a signal says so in its status, as a shell expects. */
-    return sup_interrupted ? 128 + (int)sup_interrupted : code;
+    return intr_signal ? 128 + (int)intr_signal : code;
 }
 
 int run_conformance(const struct run_opts *o, struct hb_err *err)
@@ -301,9 +193,7 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     cx.out.base.fail_on_bits = o->fail_on_bits, cx.out.base.allow_new = o->allow_new;
     if (o->perf_pct > 0)
         cx.out.base.perf_pct = o->perf_pct, cx.out.base.fail_on_perf = 1;
-    run_started = 0;
-    early_json_fd = -1;
-    run_catch_signals();
+    intr_catch();
     /* A sanitized group's child has its parent's command line: the parent alone traces. */
     int code = plan_load(&cx, err) || trace_open(o->group_child ? NULL : o->trace, t0, err) ? EXIT_USAGE : -1;
     trace_track(TRACE_MAIN_TRACK, "%s", "harness (parent)");
@@ -315,14 +205,14 @@ int run_conformance(const struct run_opts *o, struct hb_err *err)
     if (code < 0)
         code = run_start(&cx, probes, &n_probes, &plan, err);
     if (code < 0) {
-        run_started = 1;
+        intr_run_started();
         sched_run(plan.sched);
         if (plan.prep)
             run_prepare_done(&plan);
-        if (o->shrink && !sup_interrupted)
+        if (o->shrink && !intr_signal)
             shrink_failures(&cx, probes, n_probes);
-        if (sup_interrupted)
-            printf("\nharness: interrupted by signal %d: reports hold every result so far\n", (int)sup_interrupted);
+        if (intr_signal)
+            printf("\nharness: interrupted by signal %d: reports hold every result so far\n", (int)intr_signal);
         print_timing(&cx, probes, n_probes, plan.ref_ms, plan.t_ref, now_ms() - t0);
         code = run_finish(&cx, err);
         trace_span(TRACE_MAIN_TRACK, "harness", "run", NULL, t0, now_ms());

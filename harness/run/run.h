@@ -1,73 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* run.h: the conformance run and the listing. Plans (backend, device, kernel, width)
- * groups, computes each case's references once, runs every group in a child process so
- * crashes and hangs become verdicts, and feeds the report writers. */
+/* run.h: the conformance run, the top of run/. Plans (backend, device, kernel, width) groups,
+ * computes each case's references once, runs every group in a child process so crashes and
+ * hangs become verdicts, and feeds the report writers. Nothing in run/ calls up into it. */
 #ifndef HB_RUN_H
 #define HB_RUN_H
 
-#include "selection.h"
-#include "util.h"
+#include "run_opts.h"
 
-#define RUN_MAX_LIST 16
-
-struct run_opts {
-    const char *backends[RUN_MAX_LIST]; /* none: every built backend with a usable device */
-    int n_backends;
-    const char *tier;                       /* quick | standard | nightly */
-    const char *cases;                      /* catalogue file instead of the tier's */
-    const char *kernel_globs[RUN_MAX_LIST]; /* kernels by name or lang/name; none: all */
-    int n_kernel_globs;
-    const char *case_globs[RUN_MAX_LIST]; /* cases by name; none: all */
-    int n_case_globs;
-    const char *junit, *json;
-    const char *trace;                   /* --trace FILE: Chrome trace events of the run (trace.h) */
-    const char *html, *record, *compare; /* after-run page, baseline record, upgrade gate */
-    const char *csv;                     /* after-run results.csv */
-    int fail_on_bits;                    /* with compare: changed output bits fail */
-    int allow_new;                       /* with compare: results the baseline lacks are not an error */
-    double perf_pct;                     /* with compare: slower by more than this fails (0: reported only) */
-    const char *manifests[RUN_MAX_LIST];
-    int n_manifests;
-    int no_builtin; /* only --manifest kernels */
-    int widths[RUN_MAX_LIST];
-    int n_widths;
-    double timeout_s;                /* per case */
-    int repeats;                     /* launches per case, >= 2 for the repeatability check */
-    const char *known_bugs;          /* known-bug list instead of cases/known-bugs */
-    const char *schedule;            /* emulator schedule, passed as HB_SIM_SCHEDULE */
-    int quiet;                       /* only failures while running */
-    int jobs;                        /* workers at once (0: one per core) */
-    int maxfail;                     /* stop after this many failures (0: never) */
-    int shard, shards;               /* run only cases whose ordinal % shards == shard (shards 0: all) */
-    int device;                      /* only this device index of each backend, -1 for all */
-    int devices_all;                 /* --devices all: one shard per device, merged */
-    int allow_empty;                 /* a run where no case ran exits 0 instead of EXIT_NOTHING_RAN */
-    long guard_kib;                  /* guard band before and after every buffer, KiB (0: the default) */
-    const char *sanitize;            /* run each group under compute-sanitizer: memcheck | racecheck */
-    const char *group_child;         /* internal, set by sanitize_exec: run one group and exit */
-    struct sel_set ids;              /* --id and --rerun-failed: only these results (empty: all) */
-    const char *rerun_failed;        /* the JSON lines --rerun-failed read */
-    struct run_header *rerun_header; /* its run's header: the selection a rerun takes from it */
-    int list;                        /* --list: print the ids that would run, run nothing */
-    int shrink;                      /* --shrink: shrink each failing case's sizes after the run */
-    int argc;                        /* the command line, re-run under the sanitizer */
-    char **argv;
-};
-
-/* Exit codes, decided once here and returned to main. EXIT_NOTHING_RAN: no case ran (every
- * kernel skipped, or nothing matched), so a gate cannot pass by not running. */
-enum { EXIT_OK = 0, EXIT_FAILURES = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3, EXIT_NOTHING_RAN = 4 };
-
-/* The options' defaults; run_opts_free releases what parsing allocated. */
-void run_opts_init(struct run_opts *o);
-void run_opts_free(struct run_opts *o);
-/* Parses `run` or `list` options (argv[0] is the command) into o: 0, 1 when --help was printed
- * (or there is nothing to rerun), -1 with "--opt: problem" in err. */
-int run_parse_options(int argc, char **argv, struct run_opts *o, struct hb_err *err);
 int run_conformance(const struct run_opts *o, struct hb_err *err);
-/* `harness list`: backends, devices, kernels. */
-int run_list(const struct run_opts *o, struct hb_err *err);
-/* `harness run --list`: the id of every result the run would make, one per line. */
-int run_list_ids(const struct run_opts *o, struct hb_err *err);
 
 #endif

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* runner.h: what the conformance run's own files share (run.c plans and drives, plan.c
  * chooses, sched.c runs groups in parallel workers, supervise.c judges what a worker says
- * about its group, verify.c checks the outputs it sends, worker.c is the child, testbed.c runs
- * one case, sanitize.c wraps compute-sanitizer, progress.c draws the status line; cmd/listing.c
- * lists). Not for the rest of the core. */
+ * about its group, verify.c checks the outputs it sends, rows.c builds result rows, worker.c is
+ * the child, testbed.c runs one case, sanitize.c wraps compute-sanitizer, progress.c draws the
+ * status line, listing.c lists). Not for the rest of the core, nor for cmd/: run.h and
+ * listing.h are run/'s face. */
 #ifndef HB_RUNNER_H
 #define HB_RUNNER_H
 
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -22,7 +22,7 @@
 #include "probe.h"
 #include "protocol.h"
 #include "report.h"
-#include "run.h"
+#include "run_opts.h"
 #include "verify.h"
 
 struct run_ctx {
@@ -178,14 +178,6 @@ int plan_backend_selected(const struct run_opts *o, const char *name);
 int plan_width_selected(const struct run_opts *o, int width);
 int plan_race_detector(const struct run_opts *o);
 
-/* A result row's identity and case fields, for every writer. */
-void run_fill_identity(struct rep_result *r, const struct group *g);
-/* A row for the whole group (case "*"): a verdict that is not any one case's. */
-void run_group_row(struct rep_result *r, const struct group *g, enum hb_verdict verdict, const char *why);
-void run_fill_case(struct rep_result *r, const struct hb_case *c);
-/* Adds one result to the reports and the run's figures, printing it when it is news. */
-void run_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_slot);
-
 /* shrink.c: after the run, for each failing case (one per group and failure class), the
  * smallest sizes that still fail the same way, printed with a command that reruns them. */
 void shrink_failures(struct run_ctx *cx, const struct probe *probes, int n_probes);
@@ -224,8 +216,6 @@ double sup_case_timeout_s(const struct run_ctx *cx, const struct group *g);
 struct sched;
 struct sched *sched_start(struct run_ctx *cx, struct group *groups, int n_groups, int early);
 void sched_run(struct sched *s);
-/* Set by the SIGINT/SIGTERM handler: stop, keep what arrived. */
-extern volatile sig_atomic_t sup_interrupted;
 
 /* worker.c: the child side. */
 struct wk_spawn {
@@ -239,9 +229,6 @@ void wk_serve(struct run_ctx *cx, const struct group *groups, int n_groups, cons
               const struct child_io *io);
 /* The far side of san_exec: rebuilds the group named by --group-child and runs it. */
 int wk_sanitized_child(struct run_ctx *cx, struct hb_err *err);
-/* A record from a child saying the group cannot run: rc HB_UNSUPPORTED (the parent's SKIP) or
- * HB_ERROR (its ERROR), with the backend's words. */
-void wk_send_group_row(int fd, const struct group *g, int rc, const char *why);
 
 /* progress.c: the status line (a terminal) or a plain line now and then (a log). */
 void prog_start(int quiet, double total_cost, int groups);

@@ -45,7 +45,9 @@ void san_exec(const struct run_ctx *cx, const struct group *g, int start, int fd
     execvp(tool, argv);
     char why[256];
     snprintf(why, sizeof why, "exec %s: %s (is CUDA's compute-sanitizer on PATH?)", tool, strerror(errno));
-    wk_send_group_row(fd, g, HB_ERROR, why);
+    struct msg m;
+    msg_group(&m, g->ordinal, HB_ERROR, why);
+    msg_send(fd, &m);
     _exit(0);
 }
 

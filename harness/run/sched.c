@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "interrupt.h"
+#include "rows.h"
 #include "scheduler.h"
 #include "trace.h"
 
@@ -224,7 +226,7 @@ static void sched_no_worker(struct sched *s, struct sup_group *sg)
     snprintf(why, sizeof why, "no worker could start for this group: %s", s->spawn_err);
     fprintf(stderr, "harness: %s\n", why);
     struct rep_result r;
-    run_group_row(&r, sg->g, V_ERROR, why);
+    rows_group(&r, sg->g, V_ERROR, 0, why);
     sup_push_row(sg, &r);
     sg->stop = 1;
     sched_group_done(s, sg);
@@ -301,7 +303,8 @@ static void sched_fill(struct sched *s)
             sched_retire(s, &s->w[i]);
 }
 
-void sched_handle(struct sched *s, struct sup_worker *w, const struct msg *m)
+/* A checked record of w's group: to supervise.c, and the group's end. */
+static void sched_handle(struct sched *s, struct sup_worker *w, const struct msg *m)
 {
     struct sup_group *sg = &s->sg[w->group];
     /* Not at a BEGIN, LAUNCH or LOAD: what it prints next (a crash's words) is its row's. */
@@ -357,7 +360,7 @@ static void sched_reap(struct sched *s, int i)
 {
     struct sup_worker *w = &s->w[i];
     sched_read_output(w);
-    if (w->group >= 0 && !sup_interrupted && !s->cx->stopped) {
+    if (w->group >= 0 && !intr_signal && !s->cx->stopped) {
         struct sup_group *sg = &s->sg[w->group];
         int rows = sg->n_rows;
         sup_sanitized_end(s->cx, sg, w->log, w->first_row);
@@ -415,7 +418,9 @@ static void sched_wait(struct sched *s)
     double handling = now_ms();
     for (int i = 0; i < s->n_workers; i++) {
         sched_read_output(&s->w[i]);
-        sched_read_results(s, &s->w[i]);
+        struct msg m;
+        while (sched_read_record(s, &s->w[i], &m))
+            sched_handle(s, &s->w[i], &m);
     }
     double now = now_ms();
     sched_excuse(s, now - handling);
@@ -478,7 +483,7 @@ struct sched *sched_start(struct run_ctx *cx, struct group *groups, int n_groups
 void sched_run(struct sched *s)
 {
     struct run_ctx *cx = s->cx;
-    while (!sup_interrupted && !cx->stopped && (s->emitted < s->n_groups || s->n_workers)) {
+    while (!intr_signal && !cx->stopped && (s->emitted < s->n_groups || s->n_workers)) {
         sched_fill(s);
         sched_wait(s);
         sched_emit(s);

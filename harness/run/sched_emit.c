@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "interrupt.h"
+#include "rows.h"
 #include "scheduler.h"
 
 struct sched_rank {
@@ -32,8 +34,7 @@ static int sched_by_cost(const void *a, const void *b)
 static void sched_parent_row(struct sup_group *sg, enum hb_verdict verdict, unsigned classes, const char *why)
 {
     struct rep_result r;
-    run_group_row(&r, sg->g, verdict, why);
-    r.cmp.classes = classes;
+    rows_group(&r, sg->g, verdict, classes, why);
     sup_push_row(sg, &r);
     sg->state = SUP_FINISHED;
 }
@@ -153,6 +154,26 @@ static int sched_said_before(const struct sched *s, const struct sup_group *sg, 
     return 0;
 }
 
+/* One row into the reports and the run's figures, printed when it is news. */
+static void sched_add_result(struct run_ctx *cx, const struct rep_result *r, int backend_slot)
+{
+    rep_add(&cx->sink, r);
+    cx->kernel_ms += r->kernel_ms;
+    cx->first_launch_ms += r->first_launch_ms;
+    cx->child_ms += r->child_ms;
+    if (backend_slot >= 0) {
+        cx->threads_by_backend[backend_slot] += r->threads;
+        cx->kernel_ms_by_backend[backend_slot] += r->kernel_ms;
+        cx->first_launch_ms_by_backend[backend_slot] += r->first_launch_ms;
+    }
+    if (cx->silent)
+        return;
+    if (!cx->o->quiet || verdict_fails_run(r->verdict) || r->verdict == V_SKIP)
+        if (r->verdict != V_PASS)
+            rep_print_line(stdout, r, &cx->sink.hdr);
+    fflush(stdout);
+}
+
 /* Rows of sg from where its emission stopped; at --maxfail the run stops after that row. */
 static void sched_emit_rows(struct sched *s, struct sup_group *sg)
 {
@@ -162,7 +183,7 @@ static void sched_emit_rows(struct sched *s, struct sup_group *sg)
         if (sched_said_before(s, sg, r))
             continue;
         double t0 = now_ms();
-        run_add_result(cx, r, sg->g->slot);
+        sched_add_result(cx, r, sg->g->slot);
         cx->report_ms += now_ms() - t0;
         s->failures += verdict_fails_run(r->verdict);
         if (cx->o->maxfail && s->failures >= cx->o->maxfail) {
@@ -228,7 +249,7 @@ static void sched_finish_stopped(struct sched *s)
         if (finished || part_said)
             continue; /* its failure was its last row; an earlier part of its group has the row */
         struct rep_result r;
-        run_group_row(&r, sg->g, V_SKIP, why);
+        rows_group(&r, sg->g, V_SKIP, 0, why);
         rep_add(&s->cx->sink, &r);
         skipped++;
     }
@@ -253,7 +274,7 @@ void sched_finish(struct sched *s)
     prog_end();
     if (s->cx->stopped)
         sched_finish_stopped(s);
-    else if (sup_interrupted)
+    else if (intr_signal)
         sched_finish_interrupted(s);
     for (int i = 0; i < s->n_groups; i++)
         sup_group_free(&s->sg[i]);

@@ -32,11 +32,10 @@ void sched_init(struct sched *s, struct run_ctx *cx, struct group *groups, int n
  * no worker's: each waits for it, blocked sending its next launch, so every running deadline
  * moves on by parent_ms (generous by at most that for one whose case began meanwhile). */
 void sched_excuse(struct sched *s, double parent_ms);
-/* Reads what w has sent: each record checked and handled, each LAUNCH's output read whole
- * first; a worker that sends anything else is killed (w->bad_message says why). */
-void sched_read_results(struct sched *s, struct sup_worker *w);
-/* A checked record of w's group (sched_read.c): to supervise.c, and the group's end. */
-void sched_handle(struct sched *s, struct sup_worker *w, const struct msg *m);
+/* Reads what w has sent, up to its next record: 1 with it in *m, checked (a LAUNCH once its
+ * output is read whole), 0 when nothing more is there now; a worker that sends anything else is
+ * killed (w->bad_message says why). sched.c handles each record it returns. */
+int sched_read_record(struct sched *s, struct sup_worker *w, struct msg *m);
 /* What a worker prints: kept while it works, passed to stderr when its work ended well
  * (sched_emit.c). */
 void sched_keep_output(struct sup_worker *w, const char *text, size_t n);

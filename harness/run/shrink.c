@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "runner.h"
 
 #define SHRINK_MAX_TARGETS 8       /* failing cases shrunk per run: one per group and class */
@@ -256,7 +257,7 @@ static int shrink_wanted(const struct rep_sink *s, int i)
 void shrink_failures(struct run_ctx *cx, const struct probe *probes, int n_probes)
 {
     int done = 0, left = 0;
-    for (int i = 0; i < cx->sink.n && !sup_interrupted; i++) {
+    for (int i = 0; i < cx->sink.n && !intr_signal; i++) {
         const struct rep_result *r = &cx->sink.all[i];
         struct group g;
         int at = case_set_find(&cx->cases, r->case_name);
@@ -270,7 +271,7 @@ void shrink_failures(struct run_ctx *cx, const struct probe *probes, int n_probe
         memset(&sg, 0, sizeof sg);
         sg.verdict = r->verdict, sg.classes = r->cmp.classes, sg.best = cx->cases.c[at];
         sg.pad[0] = sg.best.lda - sg.best.K, sg.pad[1] = sg.best.ldb - sg.best.N, sg.pad[2] = sg.best.ldc - sg.best.N;
-        while (sg.rounds < SHRINK_MAX_ROUNDS && !sup_interrupted && shrink_round(cx, &g, &sg, r->case_name) >= 0)
+        while (sg.rounds < SHRINK_MAX_ROUNDS && !intr_signal && shrink_round(cx, &g, &sg, r->case_name) >= 0)
             sg.rounds++;
         shrink_print(cx, &g, &sg, r);
         done++;

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "interrupt.h"
+#include "rows.h"
 #include "runner.h"
 #include "text.h"
-
-volatile sig_atomic_t sup_interrupted;
 
 void sup_group_init(struct sup_group *s, struct group *g)
 {
@@ -129,8 +129,8 @@ static void sup_begin(struct run_ctx *cx, struct sup_group *s, struct sup_worker
     const struct group *g = s->g;
     const struct case_data *d = &cx->data[g->cases[index]];
     struct rep_result r;
-    run_fill_identity(&r, g);
-    run_fill_case(&r, d->c);
+    rows_identity(&r, g);
+    rows_case(&r, d->c);
     vfy_free(&w->check);
     vfy_begin(&w->check, g->k, d, &r);
 }
@@ -158,8 +158,7 @@ static void sup_child_group_row(struct sup_group *s, const struct msg *m)
 {
     struct rep_result r;
     int unsupported = m->rc == HB_UNSUPPORTED;
-    run_group_row(&r, s->g, unsupported ? V_SKIP : V_ERROR, m->why);
-    r.cmp.classes = unsupported ? 0 : CLS_API;
+    rows_group(&r, s->g, unsupported ? V_SKIP : V_ERROR, unsupported ? 0 : CLS_API, m->why);
     sup_push_row(s, &r);
     s->stop = 1;
 }
@@ -296,19 +295,16 @@ int sup_worker_lost(struct run_ctx *cx, struct sup_group *s, struct sup_worker *
     if (!cls)
         return 1;
     struct rep_result r;
-    run_fill_identity(&r, g);
-    r.cmp.classes = cls;
     if (w->in_flight < 0) {
         /* Died before any case: the whole group is unusable. */
-        r.group_row = 1;
-        snprintf(r.case_name, sizeof r.case_name, "*");
-        snprintf(r.why, sizeof r.why, "%s", why);
-        r.verdict = V_ERROR;
+        rows_group(&r, g, V_ERROR, cls, why);
         sup_push_row(s, &r);
         s->stop = 1;
         return 0;
     }
-    run_fill_case(&r, cx->data[g->cases[w->in_flight]].c);
+    rows_identity(&r, g);
+    r.cmp.classes = cls;
+    rows_case(&r, cx->data[g->cases[w->in_flight]].c);
     r.child_ms = now_ms() - w->case_start;
     /* A hung kernel held the device until it was killed: that wait is kernel time. */
     if (w->timed_out)
@@ -356,10 +352,10 @@ static void sup_sanitizer_row(struct run_ctx *cx, struct sup_group *s, const cha
     if (!findings)
         return;
     struct rep_result r;
-    run_fill_identity(&r, g);
-    r.group_row = 1;
+    unsigned cls = findings < 0 ? CLS_API : !strcmp(cx->o->sanitize, "racecheck") ? CLS_NONDET : CLS_OOB;
+    rows_group(&r, g, V_ERROR, cls, NULL); /* its verdict is judged below */
+    /* A group row named for the tool rather than "*": one per sanitized worker. */
     snprintf(r.case_name, sizeof r.case_name, "%s", cx->o->sanitize);
-    r.cmp.classes = findings < 0 ? CLS_API : !strcmp(cx->o->sanitize, "racecheck") ? CLS_NONDET : CLS_OOB;
     if (r.cmp.classes == CLS_OOB)
         sup_stopped_by_tool(cx, s, first_row);
     char verdict_why[256];
@@ -383,10 +379,10 @@ void sup_group_finish(struct run_ctx *cx, struct sup_group *s)
     s->state = SUP_FINISHED;
     s->ended = now_ms();
     int expected_bad = g->k ? kern_expected_bad(g->k, g->width.width) : 0;
-    if (!expected_bad || s->caught || !verdict_group_xpass(s->ran, s->passed) || sup_interrupted || cx->stopped)
+    if (!expected_bad || s->caught || !verdict_group_xpass(s->ran, s->passed) || intr_signal || cx->stopped)
         return;
     struct rep_result r;
-    run_group_row(&r, g, V_XPASS, NULL);
+    rows_group(&r, g, V_XPASS, 0, NULL);
     char wanted[128];
     class_names(g->k->expect, wanted, sizeof wanted);
     snprintf(r.why, sizeof r.why, "known-bad kernel passed every case at width %d: the harness missed %s",

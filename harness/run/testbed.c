@@ -27,8 +27,7 @@ struct tb_buffer {
 };
 
 struct testbed {
-    const struct hb_backend *be;
-    hb_ctx *ctx;
+    struct bcall *bk;
     hb_kern *kern;
     const struct kern_desc *k;
     const struct case_data *d;
@@ -74,8 +73,7 @@ static size_t tb_class_bytes(size_t bytes)
 }
 
 /* A device buffer of at least `bytes` (exactly, without size classes) for argument slot i. */
-static int tb_pool_get(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool *pool, int i, size_t bytes,
-                       hb_buf **out)
+static int tb_pool_get(struct bcall *bk, struct tb_pool *pool, int i, size_t bytes, hb_buf **out)
 {
     size_t want = pool->size_classes ? tb_class_bytes(bytes) : bytes;
     if (pool->buf[i] && pool->bytes[i] == want) {
@@ -83,9 +81,9 @@ static int tb_pool_get(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool 
         return HB_OK;
     }
     if (pool->buf[i])
-        be->release(ctx, pool->buf[i]);
+        bcall_release(bk, pool->buf[i]);
     pool->buf[i] = NULL;
-    int rc = be->alloc(ctx, want, &pool->buf[i]);
+    int rc = bcall_alloc(bk, want, &pool->buf[i]);
     if (rc != HB_OK) {
         pool->buf[i] = NULL;
         return rc;
@@ -95,12 +93,10 @@ static int tb_pool_get(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool 
     return HB_OK;
 }
 
-static void tb_pool_host_free(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool *pool, int i, int which)
+static void tb_pool_host_free(struct bcall *bk, struct tb_pool *pool, int i, int which)
 {
-    if (pool->locked[i][which])
-        be->host_free(ctx, pool->host[i][which]);
-    else
-        free(pool->host[i][which]);
+    if (pool->host[i][which])
+        bcall_host_free(bk, pool->host[i][which], pool->locked[i][which]);
     pool->host[i][which] = NULL;
     pool->host_bytes[i][which] = 0;
 }
@@ -108,27 +104,26 @@ static void tb_pool_host_free(const struct hb_backend *be, hb_ctx *ctx, struct t
 /* Host memory of at least `bytes` for image `which` (0 uploaded, 1 downloaded) of slot i;
  * its contents are whatever the last case left (every byte is written before it is read).
  * It grows by powers of two: page-locking is slow, so it should happen seldom. */
-static void *tb_pool_host(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool *pool, int i, int which,
-                          size_t bytes)
+static void *tb_pool_host(struct bcall *bk, struct tb_pool *pool, int i, int which, size_t bytes)
 {
     if (pool->host_bytes[i][which] >= bytes)
         return pool->host[i][which];
-    tb_pool_host_free(be, ctx, pool, i, which);
+    tb_pool_host_free(bk, pool, i, which);
     size_t size = tb_class_bytes(bytes);
-    void *p = be->host_alloc ? be->host_alloc(ctx, size) : NULL;
-    pool->locked[i][which] = p != NULL;
-    pool->host[i][which] = p ? p : xcalloc(size, 1);
+    int locked;
+    pool->host[i][which] = bcall_host_alloc(bk, size, &locked);
+    pool->locked[i][which] = (unsigned char)locked;
     pool->host_bytes[i][which] = size;
     return pool->host[i][which];
 }
 
-void tb_pool_release(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool *pool)
+void tb_pool_release(struct bcall *bk, struct tb_pool *pool)
 {
     for (int i = 0; i < HB_MAX_BUF_ARGS; i++) {
         if (pool->buf[i])
-            be->release(ctx, pool->buf[i]);
-        tb_pool_host_free(be, ctx, pool, i, 0);
-        tb_pool_host_free(be, ctx, pool, i, 1);
+            bcall_release(bk, pool->buf[i]);
+        tb_pool_host_free(bk, pool, i, 0);
+        tb_pool_host_free(bk, pool, i, 1);
     }
     memset(pool->buf, 0, sizeof pool->buf);
 }
@@ -154,16 +149,7 @@ static void tb_add(struct tb_batch *batch, hb_buf *buf, size_t offset, void *hos
 
 static int tb_send(struct testbed *t, const struct tb_batch *batch, int upload)
 {
-    int (*many)(hb_ctx *, const struct hb_transfer *, int) = upload ? t->be->upload_many : t->be->download_many;
-    if (many && batch->n > 1)
-        return many(t->ctx, batch->t, batch->n);
-    for (int i = 0; i < batch->n; i++) {
-        const struct hb_transfer *x = &batch->t[i];
-        if ((upload ? t->be->upload(t->ctx, x->buf, x->offset, x->host, x->bytes)
-                    : t->be->download(t->ctx, x->buf, x->offset, x->host, x->bytes)) != HB_OK)
-            return HB_ERROR;
-    }
-    return HB_OK;
+    return upload ? bcall_upload_many(t->bk, batch->t, batch->n) : bcall_download_many(t->bk, batch->t, batch->n);
 }
 
 static int tb_initialize(struct testbed *t)
@@ -178,13 +164,13 @@ static int tb_initialize(struct testbed *t)
         if (b->role == OP_ROLE_OUT && t->first_out < 0)
             t->first_out = i;
         size_t total = grd_image_bytes(b->bytes);
-        b->image = tb_pool_host(t->be, t->ctx, t->pool, i, 0, total);
-        b->after = tb_pool_host(t->be, t->ctx, t->pool, i, 1, total);
+        b->image = tb_pool_host(t->bk, t->pool, i, 0, total);
+        b->after = tb_pool_host(t->bk, t->pool, i, 1, total);
         grd_fill(b->image, b->bytes, b->data, i);
         if (i == t->first_out && t->op->init_output)
             t->op->init_output(t->d, t->k, (float *)((char *)b->image + grd_band()));
         tb_phase(t, PH_INIT);
-        if (tb_pool_get(t->be, t->ctx, t->pool, i, total, &b->buf) != HB_OK)
+        if (tb_pool_get(t->bk, t->pool, i, total, &b->buf) != HB_OK)
             return t->failed_call = "alloc", -1;
         t->args.bufs[i] = b->buf;
         tb_phase(t, PH_ALLOC);
@@ -244,8 +230,8 @@ static int tb_launch(struct testbed *t, int rep, struct msg *lm)
     int empty = t->k && (!t->grid[0] || !t->grid[1] || !t->grid[2]);
     t->args.repeat = rep;
     int rc = empty  ? HB_OK
-             : t->k ? t->be->launch(t->ctx, t->kern, t->grid, &t->args, &ms)
-                    : t->be->vendor_sgemm(t->ctx, &t->args, &ms);
+             : t->k ? bcall_launch(t->bk, t->kern, t->grid, &t->args, &ms)
+                    : bcall_vendor_sgemm(t->bk, &t->args, &ms);
     t->launched = !empty;
     if (rc != HB_OK)
         return t->failed_call = t->k ? "launch" : "vendor sgemm", -1;
@@ -265,9 +251,8 @@ static int tb_launch(struct testbed *t, int rep, struct msg *lm)
 static void tb_faults(struct testbed *t, struct msg *lm)
 {
     struct hb_fault f[2];
-    memset(f, 0, sizeof f);
     /* A backend reports its last launch: after an empty grid that is the previous case's. */
-    if (!t->k || !t->launched || !t->be->faults || t->be->faults(t->ctx, &f[0], &f[1]) != HB_OK)
+    if (!t->k || !t->launched || !bcall_faults(t->bk, &f[0], &f[1]))
         return;
     for (int w = 0; w < 2; w++) {
         if (!f[w].count)
@@ -336,9 +321,7 @@ int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struc
 {
     struct testbed t;
     memset(&t, 0, sizeof t);
-    const struct hb_backend *be = env->be;
-    hb_ctx *ctx = env->ctx;
-    t.be = be, t.ctx = ctx, t.kern = env->kern, t.k = k, t.d = d, t.op = op_get(d->c->op);
+    t.bk = env->bk, t.kern = env->kern, t.k = k, t.d = d, t.op = op_get(d->c->op);
     t.pool = env->pool, t.phase_ms = phase_ms, t.mark = now_ms();
     t.repeats = env->repeats, t.res = res;
     t.grid[0] = t.grid[1] = t.grid[2] = 1;
@@ -356,7 +339,7 @@ int tb_run_case(const struct tb_env *env, const struct kern_desc *k, const struc
         failed = tb_launch_and_send(&t, env, rep);
     if (failed) {
         res->seen |= CLS_API;
-        txt_printf(res->why, sizeof res->why, "%s: %s", t.failed_call, be->last_error(ctx));
+        txt_printf(res->why, sizeof res->why, "%s: %s", t.failed_call, bcall_error(env->bk));
     }
     /* Images and device buffers stay in the pool for the next case. */
     tb_phase(&t, PH_RELEASE);

@@ -5,7 +5,7 @@
 #ifndef HB_TESTBED_H
 #define HB_TESTBED_H
 
-#include "backend.h"
+#include "backend_call.h"
 #include "manifest.h"
 #include "op.h"
 #include "protocol.h"
@@ -25,15 +25,14 @@ struct tb_pool {
 };
 
 void tb_pool_init(struct tb_pool *pool, unsigned caps, int sanitized);
-void tb_pool_release(const struct hb_backend *be, hb_ctx *ctx, struct tb_pool *pool);
+void tb_pool_release(struct bcall *bk, struct tb_pool *pool);
 
 /* An open backend and kernel (NULL: the vendor library) and what every case shares; `sent`
  * takes each launch's record (LAUNCH: its launch, seen, guard, fault and kernel_ms fields) and
  * its n outputs (every output buffer in the layout's order, bytes[i] of outs[i] each) as they
  * came back, to send them on. */
 struct tb_env {
-    const struct hb_backend *be;
-    hb_ctx *ctx;
+    struct bcall *bk;
     hb_kern *kern;
     struct tb_pool *pool;
     int repeats;

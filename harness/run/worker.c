@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend_call.h"
 #include "guard.h"
 #include "protocol.h"
 #include "runner.h"
@@ -26,9 +27,8 @@ struct wk_state {
     int fd, cmd_fd;
     pid_t self;
     double phase_ms[PH_COUNT], mark;
-    const struct hb_backend *be;
-    hb_ctx *hctx;
-    int opened; /* 1 open, -1 failed (open_rc, open_msg say how) */
+    struct bcall bk; /* the backend, through its door */
+    int opened;      /* 1 open, -1 failed (open_rc, open_msg say how) */
     int open_rc;
     char open_msg[512];
     struct tb_pool pool;
@@ -63,26 +63,10 @@ static void wk_simple(struct wk_state *w, const struct group *g, enum msg_type t
     wk_send(w, &m);
 }
 
-static void wk_group_msg(struct msg *m, const struct group *g, int rc, const char *why)
-{
-    memset(m, 0, sizeof *m);
-    m->type = MSG_GROUP;
-    m->group = g->ordinal;
-    m->rc = rc == HB_UNSUPPORTED ? HB_UNSUPPORTED : HB_ERROR;
-    txt_copy(m->why, sizeof m->why, why);
-}
-
-void wk_send_group_row(int fd, const struct group *g, int rc, const char *why)
-{
-    struct msg m;
-    wk_group_msg(&m, g, rc, why);
-    msg_send(fd, &m);
-}
-
 static void wk_row(struct wk_state *w, const struct group *g, int rc, const char *why)
 {
     struct msg m;
-    wk_group_msg(&m, g, rc, why);
+    msg_group(&m, g->ordinal, rc, why);
     wk_send(w, &m);
 }
 
@@ -111,11 +95,10 @@ static void wk_open(struct wk_state *w, const struct group *g)
     struct hb_err err = {{0}};
     w->opened = -1;
     w->open_rc = HB_ERROR;
-    w->be = ldr_open(g->p->name, &err);
-    if (!w->be) {
+    if (bcall_backend(&w->bk, g->p->name, &err)) {
         snprintf(w->open_msg, sizeof w->open_msg, "%.500s", err.msg);
     } else {
-        w->open_rc = w->be->open(&w->hctx, g->device, g->width.width, w->open_msg, sizeof w->open_msg);
+        w->open_rc = bcall_open(&w->bk, g->device, g->width.width, w->open_msg, sizeof w->open_msg);
         if (w->open_rc == HB_OK)
             w->opened = 1;
     }
@@ -124,19 +107,19 @@ static void wk_open(struct wk_state *w, const struct group *g)
     wk_phase(w, PH_OPEN);
 }
 
-/* Loads g's kernel. Where kernels run in this process (the emulator), the kernel's code runs
- * from its load on (static constructors) and can write any record: what the backend cannot
- * run it says first, in prepare, and the parent is told (LOAD) before load, after which it
- * believes no SKIP of this worker. */
-static int wk_load(struct wk_state *w, const struct group *g, const struct hb_kernel_spec *spec, hb_kern **kern)
+/* The worker's group and itself, for the LOAD record. */
+struct wk_loading {
+    struct wk_state *w;
+    const struct group *g;
+};
+
+/* Where kernels run in this process (the emulator), the kernel's code runs from its load on
+ * (static constructors) and can write any record: the parent is told (LOAD) before the load
+ * (bcall_load says when), after which it believes no SKIP of this worker. */
+static void wk_announce_load(void *arg)
 {
-    if (!(w->be->caps & HB_CAP_IN_PROCESS))
-        return w->be->load(w->hctx, spec, kern);
-    int rc = w->be->prepare ? w->be->prepare(w->hctx, spec) : HB_OK;
-    if (rc != HB_OK)
-        return rc;
-    wk_simple(w, g, MSG_LOAD, 0);
-    return w->be->load(w->hctx, spec, kern);
+    const struct wk_loading *l = arg;
+    wk_simple(l->w, l->g, MSG_LOAD, 0);
 }
 
 /* Runs group g from case `start` on; returns only when the worker may take another group. */
@@ -151,17 +134,18 @@ static void wk_run_group(struct wk_state *w, const struct group *g, int start)
     if (g->k) {
         struct hb_kernel_spec spec;
         kern_spec(g->k, path_exe_dir(), &spec);
-        int rc = wk_load(w, g, &spec, &kern);
+        struct wk_loading loading = {w, g};
+        int rc = bcall_load(&w->bk, &spec, wk_announce_load, &loading, &kern);
         wk_phase(w, PH_LOAD);
         if (rc != HB_OK) {
-            wk_row(w, g, rc, w->be->last_error(w->hctx));
+            wk_row(w, g, rc, bcall_error(&w->bk));
             if (rc == HB_UNSUPPORTED)
                 return;
             wk_simple(w, g, MSG_DONE, MSG_DONE_LEAVING);
             _exit(0); /* a failed load may leave the context unusable */
         }
     }
-    struct tb_env env = {w->be, w->hctx, kern, &w->pool, w->cx->o->repeats, wk_launch_sent, w};
+    struct tb_env env = {&w->bk, kern, &w->pool, w->cx->o->repeats, wk_launch_sent, w};
     for (int i = start; i < g->n_cases; i++) {
         wk_simple(w, g, MSG_BEGIN, i);
         const struct case_data *d = &w->cx->data[g->cases[i]];
@@ -169,8 +153,9 @@ static void wk_run_group(struct wk_state *w, const struct group *g, int start)
         memset(&m, 0, sizeof m);
         m.type = MSG_RESULT, m.group = g->ordinal, m.index = i;
         w->group = g->ordinal, w->index = i;
-        if (kern && w->be->kernel_origin && w->be->kernel_origin(w->hctx, kern))
-            txt_copy(m.binary, sizeof m.binary, w->be->kernel_origin(w->hctx, kern));
+        const char *origin = kern ? bcall_kernel_origin(&w->bk, kern) : NULL;
+        if (origin)
+            txt_copy(m.binary, sizeof m.binary, origin);
         double t0 = now_ms();
         w->mark = t0;
         int sticky = tb_run_case(&env, g->k, d, &m, w->phase_ms);
@@ -181,7 +166,7 @@ static void wk_run_group(struct wk_state *w, const struct group *g, int start)
             _exit(0); /* a fresh worker gets a fresh device context */
     }
     if (kern)
-        w->be->unload(w->hctx, kern);
+        bcall_unload(&w->bk, kern);
 }
 
 static void wk_init(struct wk_state *w, struct run_ctx *cx, const struct group *groups, int n_groups, int fd)
@@ -198,8 +183,8 @@ static void wk_init(struct wk_state *w, struct run_ctx *cx, const struct group *
 static void wk_exit(struct wk_state *w)
 {
     if (w->opened > 0) {
-        tb_pool_release(w->be, w->hctx, &w->pool);
-        w->be->close(w->hctx);
+        tb_pool_release(&w->bk, &w->pool);
+        bcall_close(&w->bk);
     }
     _exit(0);
 }
@@ -247,10 +232,10 @@ int wk_sanitized_child(struct run_ctx *cx, struct hb_err *err)
     struct probe p;
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "%s", backend);
-    const struct hb_backend *be = ldr_open(backend, err);
-    if (!be)
+    struct bcall bk;
+    if (bcall_backend(&bk, backend, err))
         return EXIT_NO_DEVICE;
-    p.count = be->list_devices(p.dev, MAX_DEVICES, p.err, sizeof p.err);
+    p.count = bcall_list_devices(&bk, p.dev, MAX_DEVICES, p.err, sizeof p.err);
     struct group g;
     memset(&g, 0, sizeof g);
     g.p = &p, g.device = device, g.width.width = width, g.ordinal = ordinal;

@@ -75,3 +75,76 @@ print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
 then ok "no C file over 500 lines, no function over 80"; else bad "a C file over 500 lines or a function over 80" "$T/limits"; fi
+
+# run/ has a top: its files' include-and-call graph has no circle, so each part of the run
+# stands on the parts below it (run.c and listing.c on top; rows, the door, the protocol at
+# the bottom). A module is a .c with its own .h; includes are read from the sources, calls from
+# the objects make built (a name one defines and another uses, as nm lists them).
+if python3 - "$BUILD/obj/harness/run" >"$T/circles" 2>&1 <<'PY'
+import os, re, subprocess, sys
+src, objdir = "harness/run", sys.argv[1]
+mod = lambda f: os.path.splitext(f)[0]
+files = sorted(os.listdir(src))
+edges = {}
+def edge(a, b, why):
+    if a != b:
+        edges.setdefault(a, {}).setdefault(b, why)
+for f in files:
+    for line in open(os.path.join(src, f), encoding="utf-8"):
+        m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+        if m and m.group(1) in files:
+            edge(mod(f), mod(m.group(1)), f"{f} includes {m.group(1)}")
+objs = [mod(f) + ".o" for f in files if f.endswith(".c")]  # a stale object of a removed file is no module
+if not all(os.path.isfile(os.path.join(objdir, o)) for o in objs):
+    sys.exit(f"{objdir}: the objects of harness/run/*.c are not all built")
+defined, used = {}, {}
+for o in objs:
+    for line in subprocess.run(["nm", os.path.join(objdir, o)], capture_output=True, text=True, check=True).stdout.splitlines():
+        p = line.split()
+        if len(p) == 3 and p[1] in "TDBRC":
+            defined[p[2]] = mod(o)
+        elif len(p) == 2 and p[0] == "U":
+            used.setdefault(mod(o), set()).add(p[1])
+for a, names in used.items():
+    for n in sorted(names):
+        if n in defined:
+            edge(a, defined[n], f"{a}.c uses {n} of {defined[n]}.c")
+state, stack = {}, []
+def visit(a):
+    state[a] = 1
+    stack.append(a)
+    for b in sorted(edges.get(a, {})):
+        if state.get(b) == 1:
+            loop = stack[stack.index(b):] + [b]
+            sys.exit("a circle: " + "; ".join(edges[x][y] for x, y in zip(loop, loop[1:])))
+        if b not in state:
+            visit(b)
+    stack.pop()
+    state[a] = 2
+for a in sorted(edges):
+    if a not in state:
+        visit(a)
+PY
+then ok "run/'s files include and call one another without a circle"; else bad "run/'s files include or call in a circle" "$T/circles"; fi
+
+# One door to the backends (run/backend_call.c): only it and the loader hold a backend's table,
+# so every optional method is tested there once and a kernel is loaded only by its rule
+# (prepare first). No other file names struct hb_backend or calls through a table `be`; the
+# check is shown a planted call first, which it must catch.
+if python3 - >"$T/door" 2>&1 <<'PY'
+import pathlib, re, sys
+door = {"harness/run/backend_call.c", "harness/run/backend_call.h", "harness/run/loader.c", "harness/run/loader.h"}
+table = re.compile(r"\bstruct\s+hb_backend\b|\bbe\s*->|->\s*be\s*->")
+def strays(named):
+    return [f"{p}:{n}: {l.strip()}" for p, text in named for n, l in enumerate(text.splitlines(), 1)
+            if table.search(l)]
+planted = [("harness/run/planted.c", "static int f(const struct bcall *b) { return b->be->launch(0, 0, 0, 0, 0); }")]
+if not strays(planted):
+    sys.exit("the check misses a planted call through the table")
+files = [p for layer in ("lib", "core", "report", "run", "cmd") for p in sorted(pathlib.Path("harness", layer).glob("*.[ch]"))
+         if str(p) not in door]
+found = strays((str(p), p.read_text(encoding="utf-8")) for p in files)
+print("\n".join(found))
+sys.exit(1 if found else 0)
+PY
+then ok "only the door (run/backend_call.c) and the loader touch a backend's table"; else bad "a backend call outside the door" "$T/door"; fi

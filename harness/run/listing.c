@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* listing.c: `harness list`: each backend with its devices and widths (probed in child
- * processes), the kernels found (by the name --kernel takes) and the size of the case
- * catalogue; and `harness run --list`: the id of every result a run with the same options
- * would make, in run order (plan.c decides, as for the run). Runs no kernel. */
+/* listing.c: see listing.h. The run's own plan (plan.c) decides, printed instead of run:
+ * runs no kernel and makes no reference. */
+#include "listing.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +32,7 @@ static void list_backend(const char *name)
     }
 }
 
-int run_list(const struct run_opts *o, struct hb_err *err)
+int list_all(const struct run_opts *o, struct hb_err *err)
 {
     struct run_ctx cx;
     memset(&cx, 0, sizeof cx);
@@ -92,7 +92,7 @@ static int list_groups(const struct group *groups, int n, const struct run_ctx *
     return listed;
 }
 
-int run_list_ids(const struct run_opts *o, struct hb_err *err)
+int list_ids(const struct run_opts *o, struct hb_err *err)
 {
     struct run_ctx cx;
     memset(&cx, 0, sizeof cx);
