@@ -2,7 +2,8 @@
 # tests/integration/layers.sh: the core's layers (abi < lib < core < report < run < cmd)
 # only reach down. Every quoted include resolves in its own layer or one below it, and the
 # build itself refuses an upward include: a file compiled with the core layer's include
-# paths, as make compiles harness/core/*.c, cannot see the reports' header.
+# paths, as make compiles harness/core/*.c, cannot see the reports' header. Calls likewise:
+# make layers passes on the tree and fails on a copy of the archives with a call up.
 # Sourced by integration.sh.
 
 echo "integration: the core's layers only reach down"
@@ -44,12 +45,35 @@ else
     else
         bad "a core file that includes report.h fails for the include" "$T/up.out"
     fi
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086,SC2046 # the flags are words
     if cc $report_flags $(pkg-config --cflags openblas json-c 2>/dev/null) -fsyntax-only "$T/upward.c" >"$T/up.out" 2>&1; then
         ok "the report layer itself sees report.h"
     else
         bad "the report layer itself sees report.h" "$T/up.out"
     fi
+fi
+
+# Calls, as includes, only reach down: make layers reads the archives' symbols (tools/layer_calls.sh).
+echo "integration: the core's layers only call down"
+if make --no-print-directory -s layers BUILD="$BUILD" >"$T/out" 2>&1; then
+    ok "make layers: no object of a layer uses a name a layer above defines"
+else
+    bad "make layers: no object of a layer uses a name a layer above defines" "$T/out"
+fi
+# A copy of the archives whose core holds an object that calls the reports: the link would take
+# it whenever the reports' object is in already, the layer check must not.
+mkdir -p "$T/up"
+cp "$BUILD"/obj/libhb_*.a "$T/up/"
+up_sym=$(nm -g --defined-only "$T/up/libhb_report.a" | awk '$2 == "T" { print $3; exit }')
+printf 'void %s(void);\nvoid layers_upcall(void) { %s(); }\n' "$up_sym" "$up_sym" >"$T/upcall.c"
+if [ -z "$up_sym" ] || ! cc -c "$T/upcall.c" -o "$T/upcall.o" >"$T/out" 2>&1 || ! ar rs "$T/up/libhb_core.a" "$T/upcall.o" >>"$T/out" 2>&1; then
+    bad "a copy of the core archive with a call up into the reports" "$T/out"
+elif sh tools/layer_calls.sh "$T/up" lib core report run cmd >"$T/out" 2>&1; then
+    bad "the layer check fails on a core object that calls $up_sym (report/)" "$T/out"
+elif grep -qx "harness/core/upcall.o calls $up_sym, defined in report/ (a layer above)" "$T/out"; then
+    ok "the layer check fails on a core object that calls $up_sym, naming the object, the name and the layer"
+else
+    bad "the layer check names the object, the name and the layer" "$T/out"
 fi
 
 # The house limits: no C file of ours over 500 lines, no function over 80 (a function is what

@@ -108,3 +108,52 @@ else
         ok "a width's cache folder writable by others is not used"
     else bad "a width's cache folder writable by others is not used (hash $open8)" "$T/out"; fi
 fi
+
+# make's builds (issue 48): each step written once. The emulator's shipped kernels are built by
+# sim-kernel, which runs the run-time build's own steps (sim_steps.c), so make holds no compiler
+# command for them; and the backends' products are rebuilt from the headers the compiler says
+# each object read, asked of make with -n -W (what would a change to this file rebuild).
+echo "integration: make's builds: one recipe for the emulator's kernels, products rebuilt from the headers read (issue 48)"
+if [ ! -f "$BUILD/backends/hb_sim.so" ]; then
+    skip "make's builds of the emulator's kernels" "the emulator is not built (no g++)"
+else
+    mk_what_if() { make --no-print-directory -n BUILD="$BUILD" "$@" 2>&1; }
+    mk_what_if -W kernels/cuda/sgemm_tiled.cu "$BUILD/kernels/sim/cuda/sgemm_tiled.so" >"$T/mk"
+    if grep -q "/sim-kernel cuda kernels/cuda/sgemm_tiled.cu $BUILD/kernels/sim/cuda/sgemm_tiled.so " "$T/mk" &&
+        ! grep -Eq 'g\+\+|clang|sim-rewrite|sim-volatile' "$T/mk"; then
+        ok "make builds a shipped kernel for the emulator by sim-kernel alone, no compiler command of its own"
+    else bad "make builds a shipped kernel for the emulator by sim-kernel alone, no compiler command of its own" "$T/mk"; fi
+
+    # A source that does not compile: a marker naming its first error, the log beside it, exit 0.
+    D=$T/sk
+    mkdir -p "$D"
+    printf 'extern "C" __global__ void k(float *x) { x[0] = not_declared; }\n' >"$D/bad.cu"
+    mkdir -p "$D/out"
+    "$BUILD/backends/sim-kernel" cuda "$D/bad.cu" "$D/out/bad.so" "$D/bad.d" >"$T/sk.out" 2>&1
+    rc=$?
+    if [ "$rc" = 0 ] && grep -q "^sim-unsupported: .*bad.cu:1:.*error: .*not_declared" "$D/out/bad.so" &&
+        grep -q "^sim: $D/bad.cu does not build for the emulator: .*not_declared.* (log: $D/out/bad.so.log)$" "$T/sk.out" &&
+        [ ! -e "$D/out/bad.unchecked.so" ] && ! ls -d "$D"/out/tmp.* >/dev/null 2>&1; then
+        ok "sim-kernel: a source that does not compile leaves a marker naming its first error and its log, and exits 0"
+    else bad "sim-kernel: a source that does not compile leaves a marker naming its first error and its log, and exits 0 (exit $rc)" "$T/sk.out"; fi
+    printf 'extern "C" __global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n' >"$D/good.cu"
+    "$BUILD/backends/sim-kernel" cuda "$D/good.cu" "$D/out/bad.so" "$D/bad.d" >"$T/sk.out" 2>&1
+    if grep -q "^sim: built $D/out/bad.so$" "$T/sk.out" && [ -f "$D/out/bad.unchecked.so" ] &&
+        objdump -d "$D/out/bad.so" >/dev/null 2>&1 && grep -q 'sim_prelude.h' "$D/bad.d" && [ ! -e "$D/out/bad.so.sha256" ]; then
+        ok "... fixed, both copies in its place, unsealed, and the headers it read recorded for make"
+    else bad "... fixed, both copies in its place, unsealed, and the headers it read recorded for make" "$T/sk.out"; fi
+
+    # A header of the HIP runtime's (named as the compiler wrote it down): the HIP kernels'
+    # copies, and no CUDA one. A C header of the runtime's: the objects that include it, not the others.
+    hip_h=$(grep -ho '[^ ]*/sim_host_hip\.h' "$BUILD/obj/kernels/sim/hip/sgemm_tiled.d" 2>/dev/null | head -n 1)
+    mk_what_if -W "${hip_h:-harness/backends/sim/sim_host_hip.h}" all >"$T/mk"
+    grep -o "$BUILD/kernels/sim/[a-z0-9-]*/[A-Za-z0-9_]*\.so" "$T/mk" | sort -u >"$T/mk.so"
+    n_hip=$(grep -c "/sim/hip/" "$T/mk.so") n_cuda=$(grep -c "/sim/cuda" "$T/mk.so")
+    if [ "$n_hip" = "$(find kernels/hip -name '*.hip' | wc -l)" ] && [ "$n_cuda" = 0 ]; then
+        ok "make rebuilds the HIP kernels' copies, and no CUDA kernel's, after sim_host_hip.h changes"
+    else bad "make rebuilds the HIP kernels' copies, and no CUDA kernel's, after sim_host_hip.h changes ($n_hip hip, $n_cuda cuda)" "$T/mk"; fi
+    mk_what_if -W harness/backends/sim/sim_unroll.h "$BUILD/backends/hb_sim.so" >"$T/mk"
+    if grep -q -- '-c harness/backends/sim/sim_unroll.c ' "$T/mk" && ! grep -q 'sim_launch.c' "$T/mk"; then
+        ok "make recompiles the runtime's objects that include sim_unroll.h, not the others"
+    else bad "make recompiles the runtime's objects that include sim_unroll.h, not the others" "$T/mk"; fi
+fi

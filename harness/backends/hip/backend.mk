@@ -24,16 +24,14 @@ HIP_RT_HDR := $(wildcard $(HIP_INCLUDE)/hip/hip_runtime_api.h)
 HIP_RT_INC := $(filter-out /usr/include,$(HIP_INCLUDE))
 HIP_RT_LIB := $(firstword $(wildcard $(if $(ROCM_PATH),$(ROCM_PATH)/lib/libamdhip64.so) \
                                      /usr/lib/x86_64-linux-gnu/libamdhip64.so /opt/rocm/lib/libamdhip64.so))
-CUDA_HOME  ?= /usr/local/cuda
-CUDA_ARCHS ?= 90
-HIP_NV_NVCC := $(wildcard $(CUDA_HOME)/bin/nvcc)
+# CUDA_HOME, CUDA_ARCHS and nvcc, for HIP on NVIDIA: common/backends.mk.
 
 HIP_AMD_SKIP := $(if $(HIP_RT_LIB),,libamdhip64-not-found)
 HIP_AMD_SKIP := $(if $(HIP_RT_HDR),$(HIP_AMD_SKIP),hip_runtime_api.h-not-found)
 HIP_AMD_SKIP := $(if $(HIPCC),$(HIP_AMD_SKIP),hipcc-not-found)
 HIP_NV_SKIP  := $(if $(wildcard $(CUDA_HOME)/include/cuda.h),,no-cuda.h-in-$(CUDA_HOME)/include)
 HIP_NV_SKIP  := $(if $(HIP_RT_HDR),$(HIP_NV_SKIP),no-hip/hip_runtime_api.h-in-HIP_INCLUDE)
-HIP_NV_SKIP  := $(if $(HIP_NV_NVCC),$(HIP_NV_SKIP),no-nvcc-at-$(CUDA_HOME)/bin/nvcc)
+HIP_NV_SKIP  := $(if $(HB_NVCC),$(HIP_NV_SKIP),no-nvcc-at-$(CUDA_HOME)/bin/nvcc)
 # HIP_PLAT: the platform in use (HIP_PLATFORM itself cannot be reassigned when it comes from the
 # command line); hcc and nvcc are the names HIP gave its platforms before ROCm 4.1.
 HIP_PLAT := $(patsubst hcc,amd,$(patsubst nvcc,nvidia,$(strip $(HIP_PLATFORM))))
@@ -54,9 +52,7 @@ HIP_AMD_ENV := HIP_PLATFORM=amd
 
 # The run-time compile and the entry lookup, with no HIP call: in hb_hip.so and hip-entry-*.
 HIP_ENTRY_SRC := harness/backends/hip/hip_rtc.c harness/backends/common/rtc.c harness/backends/common/code_object.c \
-                 harness/backends/common/rtc_cache.c harness/backends/common/sha256.c harness/backends/common/sha256.h \
-                 harness/backends/hip/hip_rtc.h harness/backends/common/rtc.h harness/backends/common/code_object.h \
-                 harness/backends/common/entry_name.h harness/abi/backend.h
+                 harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
 
 .PHONY: occupancy
 ifeq ($(HIPCC),)
@@ -89,15 +85,17 @@ occupancy: $(HIP_HSACO)
 # The symbol a manifest's entry names after the AMD run-time compile, with no GPU (hip-entry:
 # hip_entry_main.c), on whichever platform hb_hip.so is built for.
 BACKEND_TARGETS += $(BUILD)/backends/hip-entry-amd
-$(BUILD)/backends/hip-entry-amd: harness/backends/hip/hip_entry_main.c $(HIP_ENTRY_SRC)
+HIP_ENTRY_AMD_CFLAGS = $(HB_CFLAGS) -D__HIP_PLATFORM_AMD__ -Iharness/abi -Iharness/backends/common -DHIP_HIPCC='"$(HIPCC)"'
+HIP_ENTRY_AMD_OBJ := $(call hb_objects,hip-entry-amd,harness/backends/hip/hip_entry_main.c $(HIP_ENTRY_SRC),\
+                       HIP_ENTRY_AMD_CFLAGS)
+$(HIP_ENTRY_AMD_OBJ): harness/backends/hip/backend.mk
+$(BUILD)/backends/hip-entry-amd: $(HIP_ENTRY_AMD_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(HB_CFLAGS) -D__HIP_PLATFORM_AMD__ -Iharness/abi -Iharness/backends/common -DHIP_HIPCC='"$(HIPCC)"' \
-	    $(filter %.c,$^) -o $@ -ldl -lstdc++
+	$(CC) $(HB_CFLAGS) $^ -o $@ -ldl -lstdc++
 endif
 
 # The runtime backend's sources on either platform (nvidia.mk adds its driver forwarder).
-HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/hip/hip_error.c harness/backends/hip/hip_error.h \
-              harness/backends/common/hbc.h $(HIP_ENTRY_SRC)
+HIP_BE_SRC := harness/backends/hip/hip_backend.c harness/backends/hip/hip_error.c $(HIP_ENTRY_SRC)
 HIP_PLATFORM_STAMP := $(BUILD)/backends/hip-platform.stamp
 
 ifneq ($(HIP_SKIP),)
@@ -113,10 +111,13 @@ BACKEND_TARGETS += $(BUILD)/backends/hb_hip.so
 BACKEND_NOTES += hip:built(platform=amd)
 
 # HIP_HIPCC: the hipcc that compiles users' own kernels at run time when $$HIPCC is unset.
-$(BUILD)/backends/hb_hip.so: $(HIP_BE_SRC) $(HIP_PLATFORM_STAMP)
+HIP_AMD_CFLAGS = $(HB_SO_CFLAGS) -D__HIP_PLATFORM_AMD__ $(HIP_RT_INC:%=-I%) -Iharness/backends/common \
+                 -DHIP_HIPCC='"$(HIPCC)"'
+HIP_AMD_OBJ := $(call hb_objects,hb_hip-amd,$(HIP_BE_SRC),HIP_AMD_CFLAGS)
+$(HIP_AMD_OBJ): harness/backends/hip/backend.mk
+$(BUILD)/backends/hb_hip.so: $(HIP_AMD_OBJ) $(HIP_PLATFORM_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(HB_SO_CFLAGS) -D__HIP_PLATFORM_AMD__ $(HIP_RT_INC:%=-I%) -Iharness/backends/common \
-	    -DHIP_HIPCC='"$(HIPCC)"' $(filter %.c,$^) -o $@ $(HIP_RT_LIB) -ldl -lstdc++
+	$(CC) $(HB_SO_LINK) $(filter %.o,$^) -o $@ $(HIP_RT_LIB) -ldl -lstdc++
 else
 include harness/backends/hip/nvidia.mk
 endif

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* sim_build.h: building kernel sources for the emulator at run time (sim_build.c), reading
- * what a build produced (sim_elf.c) and naming what a failed one lacks (sim_why.c). The
- * compiler, flags and paths come from backend.mk as SIM_KERNEL_* and SIM_* definitions. */
+/* sim_build.h: building kernel sources for the emulator: the steps of a build (sim_steps.c,
+ * sim_link.c, clang's copies in sim_clang.c), run by make for the shipped kernels
+ * (sim_kernel_main.c) and at run time for the rest (sim_build.c); reading what a build produced
+ * (sim_elf.c) and naming what a failed one lacks (sim_why.c). The compiler, flags and paths
+ * come from backend.mk as SIM_KERNEL_* and SIM_* definitions. */
 #ifndef SIM_BUILD_H
 #define SIM_BUILD_H
 
@@ -22,6 +24,47 @@ struct sim_flavour {
 /* The -DSIM_WRAP_LIST word, every entry a compile wraps: a file whose siblings do not fit is
  * compiled per entry. */
 #define SIM_WRAP_BYTES 16384
+/* The most words of one compiler command. */
+#define SIM_MAX_WORDS 80
+/* The command that built a shipped kernel's copies with clang (sim_clang.c), for the report. */
+#define SIM_KERNEL_CLANG_TOOL SIM_KERNEL_CLANG " " SIM_KERNEL_CLANG_FLAGS " " SIM_KERNEL_CLANG_TSAN
+
+/* The files of one compile of a source, in its build's scratch folder: the preprocessed
+ * source, its rewrites for g++, the objects and the compiler's logs. */
+struct sim_files {
+    char scratch[4200];
+    char pre[4200], ii[4200], obj[4200], log[4200];
+    char u_ii[4200], u_obj[4200], u_log[4200]; /* the unchecked copy's */
+};
+/* A scratch folder in dir (rtc_scratch_open) and new files' names in it. 0, or -1 with err. */
+int sim_files_open(const char *dir, struct sim_files *t, char *err, size_t errlen);
+
+/* The steps of a g++ build of f (sim_steps.c), each returning as rtc_run, the compiler's
+ * output appended to t->log. Preprocess the source with the runtime header into t->pre (the
+ * cache key's input), with deps (make's builds; else NULL) the headers it read written there
+ * as make rules for target. */
+int sim_preprocess(const struct sim_flavour *f, struct sim_files *t, const char *deps, const char *target, char *err,
+                   size_t errlen);
+/* Rewrite t->pre for g++ (sim_rewrite.c: launches, main, unroll pragmas...) and compile it,
+ * instrumented, into t->obj. */
+int sim_compile(const struct sim_flavour *f, struct sim_files *t, char *err, size_t errlen);
+/* The unchecked copy's object t->u_obj: the same preprocessed source without the
+ * instrumentation, its innermost accumulator loops left rolled for the vectorizer
+ * (sim_unroll.h), the output appended to t->u_log. For an object that makes no volatile
+ * access (sim_elf_calls_volatile): only the instrumentation makes those sync points. */
+int sim_compile_unchecked(const struct sim_flavour *f, struct sim_files *t, char *err, size_t errlen);
+/* pre rewritten for g++ into out (rolled: as the unchecked copy wants it). 0, or -1 with err. */
+int sim_rewrite_file(const char *pre, const char *out, int rolled, char *err, size_t errlen);
+/* The words that give a compile of f the emulator's headers: its include folders, the runtime
+ * header (-include) and the port check's macro; their count (at most 5). */
+int sim_prelude_argv(const struct sim_flavour *f, char **argv);
+
+/* A shipped kernel's two objects built by clang from f's source (sim_clang.c), in t's scratch
+ * folder, the compiler's output appended to t->log: obj checked, its access hooks inlined,
+ * and, with unchecked, u_obj without them (else ""); len: each name's room. 0, or as rtc_run:
+ * make then keeps g++'s copies. */
+int sim_clang_objects(const struct sim_flavour *f, struct sim_files *t, int unchecked, char *obj, char *u_obj,
+                      size_t len, char *err, size_t errlen);
 
 /* A wrapped entry's exported names end in its tag: hex digits of the SHA-256 of the entry
  * as written, so the runtime finds it in a product compiled with its siblings. */
@@ -40,6 +83,11 @@ int sim_link_entry(const struct sim_flavour *f, const struct sim_objects *o, con
                    size_t errlen);
 /* The link flags of f's products, for the cache key. */
 const char *sim_link_flags(const struct sim_flavour *f);
+/* Links obj, one copy of a shipped kernel f (make's builds: no version script), into out,
+ * unsealed (make judges its products by their times), its temporaries in scratch and the
+ * linker's output appended to log. As rtc_run. */
+int sim_link_copy(const struct sim_flavour *f, const char *scratch, const char *obj, const char *out, const char *log,
+                  char *err, size_t errlen);
 
 /* Builds f into the run-time cache unless it is there; path receives the .so, log the kept
  * log of a build that warned (else ""), obj the compiled object of the file its product was

@@ -4,7 +4,8 @@
  * entry reaches (a version script exporting its wrapper alone, --gc-sections), so its static
  * shared memory, the object's thread-local block, holds its own arrays and no other kernel's,
  * and the emulator's shared-memory range stays the kernel's; `extern __shared__` arrays are
- * defined there as dynamic shared memory; the unchecked copy is linked the same way. */
+ * defined there as dynamic shared memory; the unchecked copy is linked the same way, and so
+ * are make's copies of the shipped kernels (sim_link_copy), which are not sealed. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -109,6 +110,19 @@ static int sim_link_one(const struct sim_flavour *f, const char *obj, const char
     argv[n++] = (char *)tmp;
     argv[n] = NULL;
     return rtc_run(argv, log, err, errlen);
+}
+
+int sim_link_copy(const struct sim_flavour *f, const char *scratch, const char *obj, const char *out, const char *log,
+                  char *err, size_t errlen)
+{
+    char defs[4200];
+    int needs_bytes = 0;
+    if (snprintf(defs, sizeof defs, "%s/link.s", scratch) >= (int)sizeof defs) {
+        snprintf(err, errlen, "scratch path too long");
+        return -1;
+    }
+    int have_defs = sim_dynamic_shared(f, obj, defs, &needs_bytes, err, errlen);
+    return have_defs < 0 ? -1 : sim_link_one(f, obj, have_defs ? defs : NULL, NULL, out, log, err, errlen);
 }
 
 int sim_link_entry(const struct sim_flavour *f, const struct sim_objects *o, const char *path, char *err, size_t errlen)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // sim_merge_checks.cc: an LLVM pass plugin for the checked copies clang builds of the shipped
-// kernels (sim_clang_build.sh). It runs before the access hooks (sim_hooks.h) are inlined and
+// kernels (sim_clang.c). It runs before the access hooks (sim_hooks.h) are inlined and
 // versions each basic block whose hooked accesses share an address up to a constant offset
 // (a tiled kernel's unrolled inner loop: As[ty][0..15], Bs[0..15][tx]): one span check a group
 // (__sim_span_ok) chooses between a copy of the block without those hooks and the block as it

@@ -4,8 +4,8 @@
  * array (a thread's 8 x 8 accumulators) stayed rolled, the array stayed in memory and every
  * access to it went through the emulator's access check: unrolled as nvcc unrolls it, the
  * array lives in registers (the shipped sgemm_optimized ran 3x faster). Unrolling changes
- * no result. The last step of sim_rewrite.c, for run-time builds and, through sim-rewrite,
- * backend.mk's builds of the shipped kernels. */
+ * no result. The last step of sim_rewrite.c, for run-time builds and make's builds of the
+ * shipped kernels alike (sim_steps.c). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

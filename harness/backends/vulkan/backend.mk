@@ -8,8 +8,8 @@ VK_CFLAGS  := $(shell pkg-config --cflags vulkan 2>/dev/null)
 VK_LIBS    := $(or $(shell pkg-config --libs vulkan 2>/dev/null),-lvulkan)
 VK_HEADER  := $(or $(shell pkg-config --exists vulkan 2>/dev/null && echo yes),\
                    $(wildcard /usr/include/vulkan/vulkan.h))
-VK_SRC     := $(wildcard harness/backends/vulkan/vk_*.c)
-VK_HDR     := harness/backends/vulkan/vk_internal.h harness/abi/backend.h harness/backends/common/rtc.h harness/backends/common/hbc.h
+VK_SRC     := $(wildcard harness/backends/vulkan/vk_*.c) harness/backends/common/rtc.c \
+              harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
 VK_SPV     := $(patsubst kernels/vulkan/%.comp,$(BUILD)/kernels/glsl/%.spv,\
                 $(wildcard kernels/vulkan/*.comp))
 # vulkan1.2 gives SPIR-V 1.5, which has the subgroup operations the reductions use; the
@@ -24,11 +24,12 @@ else
 BACKEND_TARGETS += $(BUILD)/backends/hb_vulkan.so $(VK_SPV)
 BACKEND_NOTES += vulkan:built
 
-VK_RTC     := harness/backends/common/rtc.c harness/backends/common/rtc_cache.c harness/backends/common/sha256.c
-$(BUILD)/backends/hb_vulkan.so: $(VK_SRC) $(VK_HDR) $(VK_RTC) harness/backends/common/sha256.h
+VK_SO_CFLAGS = $(HB_SO_CFLAGS) $(VK_CFLAGS) -Iharness/backends/vulkan -Iharness/backends/common
+VK_OBJ     := $(call hb_objects,hb_vulkan,$(VK_SRC),VK_SO_CFLAGS)
+$(VK_OBJ): harness/backends/vulkan/backend.mk
+$(BUILD)/backends/hb_vulkan.so: $(VK_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(HB_SO_CFLAGS) $(VK_CFLAGS) -Iharness/backends/vulkan -Iharness/backends/common $(VK_SRC) \
-	    $(VK_RTC) -o $@ $(VK_LIBS)
+	$(CC) $(HB_SO_LINK) $^ -o $@ $(VK_LIBS)
 
 $(BUILD)/kernels/glsl/%.spv: kernels/vulkan/%.comp
 	@mkdir -p $(dir $@)
