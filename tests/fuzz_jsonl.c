@@ -49,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     for (int i = 0; i < run.n; i++)
         if (strcmp(again.results[i].why, run.results[i].why) || again.results[i].seed != run.results[i].seed ||
-            again.results[i].lda != run.results[i].lda)
+            case_size_of(again.results[i].sizes, again.results[i].n_sizes, "lda") !=
+                case_size_of(run.results[i].sizes, run.results[i].n_sizes, "lda"))
             abort();
     jsonl_run_free(&again);
     jsonl_run_free(&run);

@@ -35,7 +35,7 @@ static inline struct rep_result result(enum hb_verdict v, const char *case_name)
     r.width = 32;
     r.op = OP_SGEMM;
     r.verdict = v;
-    r.M = r.N = r.K = 4;
+    r.n_sizes = 3, memcpy(r.sizes, (struct case_size[]){{"M", 4}, {"N", 4}, {"K", 4}}, 3 * sizeof *r.sizes);
     r.seed = 7;
     cmp_init(&r.cmp);
     r.cmp.elements = 16;

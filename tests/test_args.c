@@ -7,6 +7,7 @@
 
 #include "case.h"
 #include "manifest.h"
+#include "op_fixture.h"
 #include "op_gemm.h"
 #include "tutil.h"
 
@@ -153,7 +154,7 @@ START_TEST(layout_shared_bytes_and_deterministic)
         const char *op, *line, *says;
     } bad[] = {
         {"sgemm", "layout = diagonal\n", "layout = diagonal: expected row or col"},
-        {"reduce", "layout = col\n", "layout applies to sgemm only"},
+        {"reduce", "layout = col\n", "layout applies to sgemm and sgemm_strided only"},
         {"sgemm", "deterministic = maybe\n", "expected yes or no"},
         {"sgemm", "shared_bytes = -4\n", "expected bytes from 0 to 16 MiB"},
     };
@@ -182,17 +183,19 @@ START_TEST(case_alpha_beta_and_the_ops_defaults)
     struct hb_case c;
     struct hb_err err = {{0}};
     ck_assert_msg(one_case("sgemm a M=2 N=3 K=4 alpha=1.5 beta=0", &c, &err) == 0, "%s", err.msg);
-    ck_assert_uint_eq(c.scalars, CASE_ALPHA | CASE_BETA);
-    ck_assert_float_eq(c.alpha, 1.5f);
-    ck_assert_float_eq(c.beta, 0.0f);
+    ck_assert_int_eq(c.n_scalars, 2);
+    ck_assert_str_eq(c.scalars[GEMM_ALPHA_AT].name, "alpha");
+    ck_assert(c.scalars[GEMM_ALPHA_AT].given && c.scalars[GEMM_BETA_AT].given);
+    ck_assert_float_eq(T_SCALAR(&c, "alpha"), 1.5f);
+    ck_assert_float_eq(T_SCALAR(&c, "beta"), 0.0f);
     ck_assert_msg(one_case("sgemm_strided b M=2 N=3 K=4", &c, &err) == 0, "%s", err.msg);
-    ck_assert_uint_eq(c.scalars, 0);
-    ck_assert_float_eq(c.alpha, GEMM_ALPHA);
-    ck_assert_float_eq(c.beta, GEMM_BETA);
+    ck_assert(!c.scalars[GEMM_ALPHA_AT].given && !c.scalars[GEMM_BETA_AT].given);
+    ck_assert_float_eq(T_SCALAR(&c, "alpha"), GEMM_ALPHA);
+    ck_assert_float_eq(T_SCALAR(&c, "beta"), GEMM_BETA);
     static const struct {
         const char *line, *says;
     } bad[] = {
-        {"reduce r n=5 alpha=2", "alpha= applies to sgemm cases only"},
+        {"reduce r n=5 alpha=2", "alpha= applies to sgemm and sgemm_strided cases only"},
         {"sgemm s M=1 N=1 K=1 beta=inf", "beta=inf: expected one finite number"},
         {"sgemm s M=1 N=1 K=1 beta=1x", "beta=1x: expected one finite number"},
         {"sgemm s M=1 N=1 K=1 alpha=1 alpha=2", "alpha given twice"},

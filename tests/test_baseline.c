@@ -10,6 +10,7 @@
 
 #include "baseline.h"
 #include "jsonl.h"
+#include "op_fixture.h"
 #include "tutil.h"
 
 static struct rep_result rec(const char *lang, const char *kernel, const char *case_name, enum hb_verdict v, double ms)
@@ -26,7 +27,7 @@ static struct rep_result rec(const char *lang, const char *kernel, const char *c
     r.width = 32;
     r.op = OP_SGEMM;
     r.verdict = v;
-    r.M = r.N = r.K = 64;
+    T_SET(&r, "M", 64), T_SET(&r, "N", 64), T_SET(&r, "K", 64);
     cmp_init(&r.cmp);
     r.cmp.elements = 4096;
     r.cmp.threshold = 16;

@@ -7,6 +7,7 @@
 
 #include "case.h"
 #include "case_fixture.h"
+#include "op_fixture.h"
 #include "tutil.h"
 
 static const struct hb_case *find(const struct case_set *set, const char *name)
@@ -33,9 +34,9 @@ START_TEST(single_sgemm_line_sets_every_field)
     const struct hb_case *c = &set.c[0];
     ck_assert_int_eq(c->op, OP_SGEMM);
     ck_assert_str_eq(c->name, "sq");
-    ck_assert_int_eq(c->M, 3);
-    ck_assert_int_eq(c->N, 4);
-    ck_assert_int_eq(c->K, 5);
+    ck_assert_int_eq(T_SIZE(c, "M"), 3);
+    ck_assert_int_eq(T_SIZE(c, "N"), 4);
+    ck_assert_int_eq(T_SIZE(c, "K"), 5);
     ck_assert_int_eq(c->dist, DIST_EXACT);
     ck_assert_uint_eq(c->seed, 42);
     ck_assert_uint_eq(c->specials, 0);
@@ -60,9 +61,9 @@ START_TEST(lists_expand_to_the_cross_product_with_templated_names)
     ck_assert_str_eq(set.c[2].name, "g_1x3x5_exact");
     ck_assert_str_eq(set.c[7].name, "g_2x3x5_uniform");
     const struct hb_case *c = find(&set, "g_2x3x0_exact");
-    ck_assert_int_eq(c->M, 2);
-    ck_assert_int_eq(c->N, 3);
-    ck_assert_int_eq(c->K, 0);
+    ck_assert_int_eq(T_SIZE(c, "M"), 2);
+    ck_assert_int_eq(T_SIZE(c, "N"), 3);
+    ck_assert_int_eq(T_SIZE(c, "K"), 0);
     ck_assert_int_eq(c->dist, DIST_EXACT);
     ck_assert_int_eq(c->line, 3);
     case_set_free(&set);
@@ -76,10 +77,10 @@ START_TEST(reduce_line_defaults_to_uniform)
     ck_assert_int_eq(set.n, 3);
     const struct hb_case *c = find(&set, "r1000003");
     ck_assert_int_eq(c->op, OP_REDUCE);
-    ck_assert_int_eq(c->n, 1000003);
+    ck_assert_int_eq(T_SIZE(c, "n"), 1000003);
     ck_assert_int_eq(c->dist, DIST_UNIFORM);
-    ck_assert_int_eq(c->M + c->N + c->K, 0);
-    ck_assert_int_eq(find(&set, "r0")->n, 0);
+    ck_assert_int_eq(T_SIZE(c, "M") + T_SIZE(c, "N") + T_SIZE(c, "K"), 0);
+    ck_assert_int_eq(T_SIZE(find(&set, "r0"), "n"), 0);
     case_set_free(&set);
 }
 END_TEST
@@ -178,12 +179,12 @@ START_TEST(strided_line_defaults_to_one_spare_element_per_row)
     parse_ok("sgemm_strided s M=3 N=4 K=5\nsgemm_strided t M=3 N=4 K=5 lda=9 ldb=4 ldc=7\n", &set);
     ck_assert_int_eq(set.n, 2);
     ck_assert_int_eq(set.c[0].op, OP_SGEMM_STRIDED);
-    ck_assert_int_eq(set.c[0].lda, 6);
-    ck_assert_int_eq(set.c[0].ldb, 5);
-    ck_assert_int_eq(set.c[0].ldc, 5);
-    ck_assert_int_eq(set.c[1].lda, 9);
-    ck_assert_int_eq(set.c[1].ldb, 4);
-    ck_assert_int_eq(set.c[1].ldc, 7);
+    ck_assert_int_eq(T_SIZE(&set.c[0], "lda"), 6);
+    ck_assert_int_eq(T_SIZE(&set.c[0], "ldb"), 5);
+    ck_assert_int_eq(T_SIZE(&set.c[0], "ldc"), 5);
+    ck_assert_int_eq(T_SIZE(&set.c[1], "lda"), 9);
+    ck_assert_int_eq(T_SIZE(&set.c[1], "ldb"), 4);
+    ck_assert_int_eq(T_SIZE(&set.c[1], "ldc"), 7);
     case_set_free(&set);
 }
 END_TEST
@@ -193,7 +194,7 @@ START_TEST(strided_row_shorter_than_the_stride_is_an_error)
     expect_error("sgemm_strided x M=2 N=8 K=5 lda=4", "lda=4 is shorter than a row (5)");
     expect_error("sgemm_strided x M=2 N=8 K=5 ldc=7", "ldc=7 is shorter than a row (8)");
     /* Leading dimensions list like sizes: the name must then tell the cases apart. */
-    expect_error("sgemm_strided x M=2 N=8 K=5 lda=6,7", "put {M} {N} {K} {n} or {dist}");
+    expect_error("sgemm_strided x M=2 N=8 K=5 lda=6,7", "put {M} {N} {K} {lda} {ldb} {ldc} or {dist}");
     expect_error("sgemm x M=2 N=8 K=5 lda=6", "unknown key 'lda'");
 }
 END_TEST

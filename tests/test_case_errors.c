@@ -6,6 +6,7 @@
 
 #include "case.h"
 #include "case_fixture.h"
+#include "op_fixture.h"
 #include "tutil.h"
 
 START_TEST(unknown_op_is_an_error)
@@ -120,13 +121,13 @@ END_TEST
 
 START_TEST(template_without_the_varying_size_is_an_error)
 {
-    expect_error("sgemm s_{M} M=1,2 N=1,2 K=1", "put {M} {N} {K} {n} or {dist}");
+    expect_error("sgemm s_{M} M=1,2 N=1,2 K=1", "put {M} {N} {K} or {dist}");
     struct case_set set = {0};
     struct hb_err err = {{0}};
     ck_assert_int_eq(case_parse_text("t.cases", "sgemm_strided s_{lda} M=2 N=8 K=5 lda=6,7\n", &set, &err), 0);
     ck_assert_int_eq(set.n, 2);
     ck_assert_str_eq(set.c[1].name, "s_7");
-    ck_assert_int_eq(set.c[1].ldb, 9);
+    ck_assert_int_eq(T_SIZE(&set.c[1], "ldb"), 9);
     case_set_free(&set);
     expect_error("reduce r n=1,2", "case name 'r' is already used at t.cases:3");
 }

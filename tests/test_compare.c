@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* test_compare.c: the comparison rules (compare.c): ULP distance and the reduce checks
- * against hand-built references (the sgemm checks are test_compare_sgemm.c's, the threshold
- * itself test_bound.c's). References come from the real ref_reduce_compute on small inputs;
- * nothing is mocked. */
+/* test_compare.c: the comparison rules (compare.c): ULP distance, the threshold's numbers and
+ * the reduce checks against hand-built references (the sgemm checks are test_compare_sgemm.c's,
+ * the bound proved on real sums test_bound.c's). References come from the real
+ * ref_reduce_compute on small inputs; nothing is mocked. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -167,6 +167,27 @@ START_TEST(reduce_total_error_is_relative_to_the_true_sum)
 }
 END_TEST
 
+START_TEST(threshold_is_16_for_short_sums_and_empty_gauges)
+{
+    ck_assert_double_eq(cmp_threshold(0, 1, 1), 16.0);
+    ck_assert_double_eq(cmp_threshold(-5, 1, 1), 16.0);
+    ck_assert_double_eq(cmp_threshold(7, 0, 0), 16.0);
+    ck_assert_double_eq(cmp_threshold(7, INFINITY, 1), 16.0);
+    ck_assert_double_eq(cmp_threshold(7, NAN, 1), 16.0);
+}
+END_TEST
+
+START_TEST(threshold_grows_with_sqrt_k_times_magnitude_over_gauge)
+{
+    /* 16 + 2 sqrt(len) magnitude / gauge */
+    ck_assert_double_eq(cmp_threshold(1, 1, 1), 18.0);
+    ck_assert_double_eq(cmp_threshold(100, 10, 5), 26.0);
+    ck_assert_double_eq(cmp_threshold(65536, 1, 2), 16.0 + 1024.0);
+    /* Signed data: the magnitude is ~sqrt(K) times smaller than the gauge. */
+    ck_assert_double_eq(cmp_threshold(65536, 65536, 256), 18.0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("compare");
@@ -179,6 +200,10 @@ static Suite *suite(void)
     tcase_add_test(ulp, ulp_counts_across_zero);
     tcase_add_test(ulp, ulp_steps_evenly_through_subnormals);
     suite_add_tcase(s, ulp);
+    TCase *th = tcase_create("threshold");
+    tcase_add_test(th, threshold_is_16_for_short_sums_and_empty_gauges);
+    tcase_add_test(th, threshold_grows_with_sqrt_k_times_magnitude_over_gauge);
+    suite_add_tcase(s, th);
     TCase *rd = tcase_create("reduce");
     tcase_add_test(rd, reduce_right_partials_pass);
     tcase_add_test(rd, reduce_wrong_partial_is_named_by_block);

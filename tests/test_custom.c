@@ -174,7 +174,7 @@ START_TEST(a_kernel_takes_the_cases_that_give_exactly_its_sizes)
     ck_assert_str_eq(cs.c[1].sizes[0].name, "cols");
     ck_assert_int_eq(cs.c[1].seed, 9);
     char text[96];
-    case_sizes_text(&cs.c[1], text, sizeof text);
+    case_sizes_text(cs.c[1].sizes, cs.c[1].n_sizes, text, sizeof text);
     ck_assert_str_eq(text, "cols=300 rows=2");
     ck_assert(kern_runs_case(k, &cs.c[0]) && kern_runs_case(k, &cs.c[1]));
     ck_assert(!kern_runs_case(k, &cs.c[2]) && !kern_runs_case(k, &cs.c[3]) && !kern_runs_case(k, &cs.c[4]));
@@ -200,7 +200,7 @@ START_TEST(custom_case_lines_fail_at_their_line)
     ck_assert_int_eq(case_parse_text("c.cases", "custom twice n=3 n=4\n", &cs, &err), -1);
     ck_assert_msg(strstr(err.msg, "n given twice"), "%s", err.msg);
     ck_assert_int_eq(case_parse_text("c.cases", "custom same n=3,4\n", &cs, &err), -1);
-    ck_assert_msg(strstr(err.msg, "put {M} {N} {K} {n}"), "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "put {n} or {dist}"), "%s", err.msg);
     case_set_free(&cs);
 }
 END_TEST

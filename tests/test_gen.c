@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "op_fixture.h"
 #include "ref.h"
 #include "tutil.h"
 
@@ -20,14 +21,24 @@ static struct hb_case mk(enum hb_op op, enum case_dist dist, uint64_t seed, unsi
     return c;
 }
 
+/* An sgemm case's inputs are factors of products (gen_fill_products, B's rows N long); any
+ * other's are summed themselves. */
+static void fill(float *out, size_t n, const struct hb_case *c, long len, int stream)
+{
+    if (c->op == OP_SGEMM)
+        gen_fill_products(out, n, c, len, T_SIZE(c, "N"), stream);
+    else
+        gen_fill(out, n, c, len, stream);
+}
+
 static float a[NV], b[NV];
 
 START_TEST(same_seed_and_stream_give_the_same_bits)
 {
     for (int d = 0; d < DIST_COUNT; d++) {
         struct hb_case c = mk(OP_SGEMM, (enum case_dist)d, 12345, SPECIAL_NAN | SPECIAL_SUBNORMAL);
-        gen_fill(a, NV, &c, 64, 0);
-        gen_fill(b, NV, &c, 64, 0);
+        fill(a, NV, &c, 64, 0);
+        fill(b, NV, &c, 64, 0);
         ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
     }
 }
@@ -36,15 +47,15 @@ END_TEST
 START_TEST(streams_and_seeds_differ)
 {
     struct hb_case c = mk(OP_SGEMM, DIST_UNIFORM, 7, 0);
-    gen_fill(a, NV, &c, 64, 0);
-    gen_fill(b, NV, &c, 64, 1);
+    fill(a, NV, &c, 64, 0);
+    fill(b, NV, &c, 64, 1);
     ck_assert_int_ne(memcmp(a, b, sizeof a), 0);
     c.seed = 8;
-    gen_fill(b, NV, &c, 64, 0);
+    fill(b, NV, &c, 64, 0);
     ck_assert_int_ne(memcmp(a, b, sizeof a), 0);
     /* A shorter fill is a prefix of a longer one. */
     c.seed = 7;
-    gen_fill(b, 100, &c, 64, 0);
+    fill(b, 100, &c, 64, 0);
     ck_assert_int_eq(memcmp(a, b, 100 * sizeof *a), 0);
 }
 END_TEST
@@ -64,7 +75,7 @@ static void check_exact(enum hb_op op, long len)
 {
     struct hb_case c = mk(op, DIST_EXACT, 99, 0);
     int amp = gen_exact_amplitude(len, op == OP_SGEMM ? 2 : 1);
-    gen_fill(a, NV, &c, len, 0);
+    fill(a, NV, &c, len, 0);
     int seen_max = 0;
     for (int i = 0; i < NV; i++) {
         float twice = 2 * a[i];
@@ -87,7 +98,7 @@ END_TEST
 START_TEST(uniform_values_lie_in_minus_one_to_one)
 {
     struct hb_case c = mk(OP_REDUCE, DIST_UNIFORM, 3, 0);
-    gen_fill(a, NV, &c, 1024, 0);
+    fill(a, NV, &c, 1024, 0);
     int neg = 0;
     for (int i = 0; i < NV; i++) {
         ck_assert(a[i] >= -1.0f && a[i] < 1.0f);
@@ -101,7 +112,7 @@ END_TEST
 START_TEST(cancel_values_span_magnitudes_with_both_signs)
 {
     struct hb_case c = mk(OP_REDUCE, DIST_CANCEL, 3, 0);
-    gen_fill(a, NV, &c, 1024, 0);
+    fill(a, NV, &c, 1024, 0);
     int neg = 0, big = 0, small = 0;
     for (int i = 0; i < NV; i++) {
         float m = fabsf(a[i]);
@@ -131,23 +142,23 @@ START_TEST(special_holds_each_value_asked_for)
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         size_t n = sizes[s];
         struct hb_case c = mk(OP_SGEMM, DIST_SPECIAL, 5, SPECIAL_NAN);
-        gen_fill(a, n, &c, 64, 0);
+        fill(a, n, &c, 64, 0);
         ck_assert_int_ge(count(is_nan, n), 1);
         ck_assert_int_eq(count(is_inf, n), 0);
         c.specials = SPECIAL_INF;
-        gen_fill(a, n, &c, 64, 0);
+        fill(a, n, &c, 64, 0);
         ck_assert_int_ge(count(is_inf, n), 1);
         ck_assert_int_eq(count(is_nan, n), 0);
         c.specials = SPECIAL_NEGZERO;
-        gen_fill(a, n, &c, 64, 0);
+        fill(a, n, &c, 64, 0);
         ck_assert_int_ge(count(is_negzero, n), 1);
         c.specials = SPECIAL_SUBNORMAL;
-        gen_fill(a, n, &c, 64, 0);
+        fill(a, n, &c, 64, 0);
         ck_assert_int_ge(count(is_sub, n), 1);
     }
     /* NaN stays sparse: one poisons a whole row of C. */
     struct hb_case c = mk(OP_SGEMM, DIST_SPECIAL, 5, SPECIAL_NAN | SPECIAL_INF);
-    gen_fill(a, NV, &c, 64, 0);
+    fill(a, NV, &c, 64, 0);
     ck_assert_int_le(count(is_nan, NV) + count(is_inf, NV), 2 * (NV / 256 + 1));
 }
 END_TEST
@@ -158,7 +169,7 @@ START_TEST(non_special_dists_hold_no_specials)
         if (d == DIST_SPECIAL)
             continue;
         struct hb_case c = mk(OP_SGEMM, (enum case_dist)d, 11, SPECIAL_NAN | SPECIAL_INF);
-        gen_fill(a, NV, &c, 64, 0);
+        fill(a, NV, &c, 64, 0);
         ck_assert_int_eq(count(is_nan, NV) + count(is_inf, NV) + count(is_sub, NV), 0);
     }
 }
@@ -167,7 +178,7 @@ END_TEST
 START_TEST(wideint_a_holds_odd_integers_of_12_bits)
 {
     struct hb_case c = mk(OP_SGEMM, DIST_WIDEINT, 21, 0);
-    gen_fill(a, NV, &c, 65537, 0);
+    fill(a, NV, &c, 65537, 0);
     int neg = 0;
     for (int i = 0; i < NV; i++) {
         float m = fabsf(a[i]);
@@ -192,8 +203,8 @@ START_TEST(wideint_b_holds_halves_on_every_stride_th_row)
     ck_assert_int_eq(gen_wideint_amplitude(65537, &stride), 1);
     ck_assert_int_eq(stride, 16);
     struct hb_case c = mk(OP_SGEMM, DIST_WIDEINT, 21, 0);
-    c.N = 3;
-    gen_fill(a, NV, &c, 65537, 1);
+    T_SET(&c, "N", 3);
+    fill(a, NV, &c, 65537, 1);
     int nonzero = 0;
     for (int i = 0; i < NV; i++) {
         ck_assert(fabsf(a[i]) <= 0.5f && rintf(2 * a[i]) == 2 * a[i]);
@@ -210,11 +221,11 @@ START_TEST(wideint_sums_are_exact_at_every_length)
     for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
         long K = lens[l];
         struct hb_case c = mk(OP_SGEMM, DIST_WIDEINT, 33, 0);
-        c.M = 2, c.N = 3, c.K = K;
+        T_SET(&c, "M", 2), T_SET(&c, "N", 3), T_SET(&c, "K", K);
         float *A = calloc((size_t)K * 2, sizeof *A), *B = calloc((size_t)K * 3, sizeof *B);
         ck_assert(A && B);
-        gen_fill(A, (size_t)K * 2, &c, K, 0);
-        gen_fill(B, (size_t)K * 3, &c, K, 1);
+        fill(A, (size_t)K * 2, &c, K, 0);
+        fill(B, (size_t)K * 3, &c, K, 1);
         struct ref_sgemm r;
         ref_sgemm_compute(&r, A, B, 2, 3, K);
         for (int i = 0; i < 6; i++)
@@ -228,7 +239,7 @@ END_TEST
 START_TEST(wideint_reduce_is_as_wide_as_the_length_allows)
 {
     struct hb_case c = mk(OP_REDUCE, DIST_WIDEINT, 5, 0);
-    gen_fill(a, NV, &c, 1024, 0); /* 1024 * (2^14 - 1) < 2^24 <= 1024 * (2^15 - 1) */
+    fill(a, NV, &c, 1024, 0); /* 1024 * (2^14 - 1) < 2^24 <= 1024 * (2^15 - 1) */
     for (int i = 0; i < NV; i++) {
         float m = fabsf(a[i]);
         ck_assert(m >= 8193 && m <= 16383 && fmodf(m, 2) == 1);

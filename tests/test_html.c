@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "op_fixture.h"
 #include "text.h"
 #include "tutil.h"
 
@@ -25,9 +26,9 @@ static struct rep_result rec(const char *kernel, const char *case_name, enum hb_
     r.width = 8;
     r.op = OP_SGEMM;
     r.verdict = v;
-    r.M = 127, r.N = 128, r.K = 129;
+    T_SET(&r, "M", 127), T_SET(&r, "N", 128), T_SET(&r, "K", 129);
     cmp_init(&r.cmp);
-    r.cmp.elements = r.M * r.N;
+    r.cmp.elements = 127 * 128;
     r.cmp.threshold = 22.7;
     return r;
 }
@@ -67,7 +68,9 @@ START_TEST(one_map_per_failing_case_and_text_escaped)
             r[0].cmp.heat[i * CMP_HEAT + j] = 40;
     r[1].cmp.heat[0] = CMP_HEAT_NAN;
     r[1].cmp.heat[1] = CMP_HEAT_UNWRITTEN;
-    r[2].op = OP_REDUCE, r[2].n = 1000003, r[2].cmp.elements = 977, r[2].cmp.total_rel_err = 1.31;
+    r[2].op = OP_REDUCE, r[2].n_sizes = 0;
+    T_SET(&r[2], "n", 1000003);
+    r[2].cmp.elements = 977, r[2].cmp.total_rel_err = 1.31;
     r[2].cmp.heat[5] = 100;
     r[4].cmp.elements = 0; /* the child crashed: nothing to map */
     snprintf(r[4].why, sizeof r[4].why, "child died: Segmentation fault");
@@ -102,10 +105,10 @@ START_TEST(small_output_is_drawn_without_gaps)
 {
     /* 15 x 16 C: 15 rows and 16 columns of cells, every one marked, plus the frame. */
     struct rep_result r = rec("sgemm_tiled", "edge_15x16x17", V_FAIL);
-    r.M = 15, r.N = 16, r.K = 17, r.cmp.elements = 240;
-    for (long i = 0; i < r.M; i++)
-        for (long j = 0; j < r.N; j++)
-            r.cmp.heat[(i * CMP_HEAT / r.M) * CMP_HEAT + j * CMP_HEAT / r.N] = 1;
+    T_SET(&r, "M", 15), T_SET(&r, "N", 16), T_SET(&r, "K", 17), r.cmp.elements = 240;
+    for (long i = 0; i < 15; i++)
+        for (long j = 0; j < 16; j++)
+            r.cmp.heat[(i * CMP_HEAT / 15) * CMP_HEAT + j * CMP_HEAT / 16] = 1;
     char *text = page(&r, 1);
     ck_assert_int_eq(count(text, "<rect "), 15 * 16 + 1);
     ck_assert_ptr_nonnull(strstr(text, "fill=\"#ffe100\"")); /* level 1: yellow */
@@ -153,7 +156,8 @@ END_TEST
 START_TEST(short_reduction_grid_leaves_empty_cells_undrawn)
 {
     struct rep_result r = rec("reduce_generic", "sum_40", V_FAIL);
-    r.op = OP_REDUCE, r.n = 40 * 1024, r.M = r.N = r.K = 0, r.cmp.elements = 40;
+    r.op = OP_REDUCE, r.n_sizes = 0, r.cmp.elements = 40;
+    T_SET(&r, "n", 40 * 1024);
     r.cmp.heat[0] = 100;
     char *text = page(&r, 1);
     /* 32 blocks in the first row, 8 in the second: two background pieces, 9-pixel cells. */
@@ -167,7 +171,7 @@ END_TEST
 START_TEST(tiny_map_is_wide_and_tall_enough_for_its_labels)
 {
     struct rep_result r = rec("sgemm_tiled", "one", V_FAIL);
-    r.M = 1, r.N = 1, r.K = 1000, r.cmp.elements = 1, r.cmp.heat[0] = 250;
+    T_SET(&r, "M", 1), T_SET(&r, "N", 1), T_SET(&r, "K", 1000), r.cmp.elements = 1, r.cmp.heat[0] = 250;
     char *text = page(&r, 1);
     long w = 0, h = 0;
     const char *svg = strstr(text, "<svg ");

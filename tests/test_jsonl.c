@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jsonl.h"
+#include "op_fixture.h"
 #include "tutil.h"
 
 /* Every field set, with figures that 9 significant digits hold exactly (the writer's %.9g). */
@@ -26,8 +27,10 @@ static struct rep_result full_record(void)
     r.width = 32;
     r.op = OP_SGEMM;
     r.verdict = V_FAIL;
-    r.M = 127, r.N = 128, r.K = 129, r.n = 0;
-    r.lda = 131, r.ldb = 130, r.ldc = 133;
+    static const char *const names[6] = {"M", "N", "K", "lda", "ldb", "ldc"};
+    static const long values[6] = {127, 128, 129, 131, 130, 133};
+    for (int i = 0; i < 6; i++)
+        T_SET(&r, names[i], values[i]);
     r.device_index = 5;
     r.user_manifest = 1;
     snprintf(r.schedule, sizeof r.schedule, "random:9007199254740993");
@@ -75,13 +78,8 @@ static void assert_same(const struct rep_result *a, const struct rep_result *b)
     ck_assert_int_eq(a->group_row, b->group_row);
     ck_assert_int_eq(a->op, b->op);
     ck_assert_int_eq(a->verdict, b->verdict);
-    ck_assert_int_eq(a->M, b->M);
-    ck_assert_int_eq(a->N, b->N);
-    ck_assert_int_eq(a->K, b->K);
-    ck_assert_int_eq(a->n, b->n);
-    ck_assert_int_eq(a->lda, b->lda);
-    ck_assert_int_eq(a->ldb, b->ldb);
-    ck_assert_int_eq(a->ldc, b->ldc);
+    for (int i = 0; i < OP_SIZE_COLUMNS; i++)
+        ck_assert_int_eq(T_SIZE(a, op_size_columns[i]), T_SIZE(b, op_size_columns[i]));
     ck_assert_int_eq(a->device_index, b->device_index);
     ck_assert_int_eq(a->user_manifest, b->user_manifest);
     ck_assert_str_eq(a->schedule, b->schedule);
@@ -121,7 +119,8 @@ START_TEST(round_trip_keeps_every_field)
     in[1] = full_record();
     in[1].op = OP_REDUCE;
     in[1].verdict = V_PASS;
-    in[1].n = 1000003, in[1].M = in[1].N = in[1].K = 0;
+    in[1].n_sizes = 0;
+    T_SET(&in[1], "n", 1000003);
     in[1].cmp.classes = 0;
     in[1].cmp.first_i = in[1].cmp.first_j = -1;
     in[1].cmp.first_expected = 0, in[1].cmp.first_got = 0;
@@ -191,6 +190,43 @@ START_TEST(unknown_keys_are_skipped)
     ck_assert(r.kernel_ms == 1.25);
     ck_assert_int_eq(r.cmp.first_i, -1);
     ck_assert_int_eq(r.cmp.oob_buffer, -1);
+}
+END_TEST
+
+/* A custom case's sizes are its own names: the line gives them as text and every column as 0
+ * (docs/json-schema.md), and a reader takes them from the text, whatever the order of the keys
+ * (the op may come after them); a gemm record's are its columns. */
+START_TEST(sizes_go_to_the_columns_or_the_text_by_op)
+{
+    struct rep_result r = full_record(), back;
+    r.op = OP_CUSTOM, r.n_sizes = 0;
+    T_SET(&r, "n", 5), T_SET(&r, "rows", 3);
+    char *line = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&line, &len);
+    jsonl_write(f, &r);
+    fclose(f);
+    ck_assert_msg(
+        strstr(line, "\"M\":0,\"N\":0,\"K\":0,\"n\":0,\"lda\":0,\"ldb\":0,\"ldc\":0,\"sizes\":\"n=5 rows=3\""), "%s",
+        line);
+    free(line);
+    char text[4096], tail[2048];
+    struct hb_err err = {{0}};
+    const char *op = strstr(good, "\"op\":\"sgemm\"");
+    snprintf(tail, sizeof tail, "%.*s\"op\":\"custom\"%s", (int)(op - good - 1), good + 1,
+             op + strlen("\"op\":\"sgemm\""));
+    snprintf(text, sizeof text, "{\"sizes\":\"n=5 rows=3\",\"n\":7,%s}", tail);
+    ck_assert_msg(jsonl_parse_line(text, &back, &err) == 0, "%s: %s", text, err.msg);
+    ck_assert_int_eq(back.n_sizes, 2);
+    ck_assert_int_eq(T_SIZE(&back, "n"), 5);
+    ck_assert_int_eq(T_SIZE(&back, "rows"), 3);
+    snprintf(text, sizeof text, "%s}", good);
+    ck_assert_msg(jsonl_parse_line(text, &back, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(back.n_sizes, 3); /* M N K; n is 0 there */
+    ck_assert_int_eq(T_SIZE(&back, "K"), 3);
+    snprintf(text, sizeof text, "{\"sizes\":\"rows\",%s}", tail);
+    ck_assert_int_eq(jsonl_parse_line(text, &back, &err), -1);
+    ck_assert_msg(strstr(err.msg, "\"sizes\": expected name=value pairs"), "%s", err.msg);
 }
 END_TEST
 
@@ -376,6 +412,7 @@ int main(void)
     TCase *tc = tcase_create("jsonl");
     tcase_add_test(tc, round_trip_keeps_every_field);
     tcase_add_test(tc, unknown_keys_are_skipped);
+    tcase_add_test(tc, sizes_go_to_the_columns_or_the_text_by_op);
     tcase_add_loop_test(tc, malformed_line_names_path_and_line, 0, (int)(sizeof bad_lines / sizeof bad_lines[0]));
     tcase_add_test(tc, line_without_result_keys_is_refused);
     tcase_add_test(tc, missing_file_and_empty_file);

@@ -11,6 +11,7 @@
 
 #include "case.h"
 #include "manifest.h"
+#include "op_fixture.h"
 #include "tutil.h"
 
 static char *dir;
@@ -102,7 +103,8 @@ START_TEST(grid_divisor_near_long_max_does_not_overflow)
     ck_assert_msg(kern_parse_file(path, &set, &err) == 0, "%s", err.msg);
     struct hb_case c;
     memset(&c, 0, sizeof c);
-    c.op = OP_SGEMM, c.M = 17, c.N = 33, c.K = 5;
+    c.op = OP_SGEMM;
+    T_SET(&c, "M", 17), T_SET(&c, "N", 33), T_SET(&c, "K", 5);
     unsigned g[3];
     ck_assert_int_eq(kern_grid(&set.k[0], &c, g, &err), 0);
     ck_assert_uint_eq(g[0], 1);

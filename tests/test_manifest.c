@@ -7,6 +7,7 @@
 
 #include "manifest.h"
 #include "manifest_fixture.h"
+#include "op_fixture.h"
 #include "tutil.h"
 
 static const char VALID[] = "# two kernels\n"                     /* 1 */
@@ -36,7 +37,11 @@ static struct hb_case mk(enum hb_op op, const char *name, long M, long N, long K
 {
     struct hb_case c;
     memset(&c, 0, sizeof c);
-    c.op = op, c.M = M, c.N = N, c.K = K, c.n = n;
+    c.op = op;
+    if (op == OP_REDUCE)
+        T_SET(&c, "n", n);
+    else
+        T_SET(&c, "M", M), T_SET(&c, "N", N), T_SET(&c, "K", K);
     snprintf(c.name, sizeof c.name, "%s", name);
     return c;
 }
@@ -221,10 +226,10 @@ START_TEST(reduce_grid_covers_every_chunk)
     ck_assert_int_eq(kern_grid(&set.k[1], &c, g, &err), 0);
     ck_assert_uint_eq(g[0], 977);
     ck_assert_uint_eq(g[1], 1);
-    c.n = 1024;
+    T_SET(&c, "n", 1024);
     ck_assert_int_eq(kern_grid(&set.k[1], &c, g, &err), 0);
     ck_assert_uint_eq(g[0], 1);
-    c.n = 0;
+    T_SET(&c, "n", 0);
     ck_assert_int_eq(kern_grid(&set.k[1], &c, g, &err), 0);
     ck_assert_uint_eq(g[0], 0);
     kern_set_free(&set);

@@ -8,6 +8,7 @@
 
 #include "jsonl.h"
 #include "merge.h"
+#include "op_fixture.h"
 #include "tutil.h"
 
 static struct rep_result rec(const char *kernel, const char *case_name, enum hb_verdict v, int group_row)
@@ -141,7 +142,10 @@ START_TEST(strides_device_and_seed_survive_the_merge)
     char *dir = t_tmpdir();
     struct rep_result r[2] = {rec("strided", "stride_17x31x9", V_FAIL, 0), rec("strided", "stride_1x1x1", V_PASS, 0)};
     r[0].op = r[1].op = OP_SGEMM_STRIDED;
-    r[0].M = 17, r[0].N = 31, r[0].K = 9, r[0].lda = 10, r[0].ldb = 33, r[0].ldc = 35;
+    static const char *const names[6] = {"M", "N", "K", "lda", "ldb", "ldc"};
+    static const long values[6] = {17, 31, 9, 10, 33, 35};
+    for (int i = 0; i < 6; i++)
+        T_SET(&r[0], names[i], values[i]);
     r[0].device_index = 1, r[1].device_index = 1;
     r[0].seed = 18446744073709551557ull;
     char *a = shard_k(dir, "s0.jsonl", &r[0], 1, 0, 2), *b = shard_k(dir, "s1.jsonl", &r[1], 1, 1, 2);
@@ -153,9 +157,9 @@ START_TEST(strides_device_and_seed_survive_the_merge)
     struct hb_err err = {{0}};
     ck_assert_int_eq(jsonl_read(out, &m, &n, &err), 0);
     ck_assert_int_eq(n, 2);
-    ck_assert_int_eq(m[0].lda, 10);
-    ck_assert_int_eq(m[0].ldb, 33);
-    ck_assert_int_eq(m[0].ldc, 35);
+    ck_assert_int_eq(T_SIZE(&m[0], "lda"), 10);
+    ck_assert_int_eq(T_SIZE(&m[0], "ldb"), 33);
+    ck_assert_int_eq(T_SIZE(&m[0], "ldc"), 35);
     ck_assert_int_eq(m[0].device_index, 1);
     ck_assert_uint_eq(m[0].seed, 18446744073709551557ull);
     free(m);

@@ -4,6 +4,7 @@
  * header line on the first part only; known-bad kernels, the emulator's groups and runs of
  * one job are never cut, the vendor library in two at most; a canary's wait does not count
  * as work to share out; ordinals stay the serial order. */
+#include "op_fixture.h"
 #include "runner.h"
 #include "tutil.h"
 
@@ -25,7 +26,7 @@ static void fixture(struct run_ctx *cx, int jobs)
     for (int i = 0; i < N_CASES; i++) {
         memset(&cases[i], 0, sizeof cases[i]);
         cases[i].op = OP_SGEMM;
-        cases[i].M = cases[i].N = cases[i].K = 16 + 8 * i;
+        T_SET(&cases[i], "M", 16 + 8 * i), T_SET(&cases[i], "N", 16 + 8 * i), T_SET(&cases[i], "K", 16 + 8 * i);
         data[i].c = &cases[i];
         data[i].used = 1;
     }

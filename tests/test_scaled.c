@@ -10,6 +10,7 @@
 #include "case.h"
 #include "compare.h"
 #include "manifest.h"
+#include "op_fixture.h"
 #include "op_gemm.h"
 #include "ref.h"
 #include "tutil.h"
@@ -178,14 +179,15 @@ START_TEST(exact_cases_stay_exact_with_the_default_scalars)
     int checked = 0;
     for (int i = 0; i < cs.n; i++) {
         struct hb_case *c = &cs.c[i];
-        if (!op_is_gemm(c->op) || (c->dist != DIST_EXACT && c->dist != DIST_WIDEINT))
+        if ((c->op != OP_SGEMM && c->op != OP_SGEMM_STRIDED) || (c->dist != DIST_EXACT && c->dist != DIST_WIDEINT))
             continue;
         struct case_data d = {.c = c};
         op_prepare(&d, &ks, 1);
-        const struct ref_sgemm *r = gemm_ref(d.ref, c->alpha, c->beta);
-        ck_assert_float_eq(r->alpha, c->alpha);
-        ck_assert_int_eq(r->terms, c->K + (c->beta != 0));
-        for (long e = 0; e < c->M * c->N; e++)
+        float alpha = T_SCALAR(c, "alpha"), beta = T_SCALAR(c, "beta");
+        const struct ref_sgemm *r = gemm_ref(d.ref, alpha, beta);
+        ck_assert_float_eq(r->alpha, alpha);
+        ck_assert_int_eq(r->terms, T_SIZE(c, "K") + (beta != 0));
+        for (long e = 0; e < T_SIZE(c, "M") * T_SIZE(c, "N"); e++)
             ck_assert_msg(r->exact[e], "%s: element %ld is not exact", c->name, e);
         op_release(&d);
         checked++;

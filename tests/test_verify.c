@@ -52,7 +52,7 @@ static void right_output(struct fixture *f)
 {
     long blocks = (long)(f->v.out_bytes / sizeof(float));
     for (long b = 0; b < blocks; b++) {
-        long lo = b * 1024, hi = lo + 1024 < f->c.n ? lo + 1024 : f->c.n;
+        long n = case_size(&f->c, "n"), lo = b * 1024, hi = lo + 1024 < n ? lo + 1024 : n;
         double sum = 0;
         for (long i = lo; i < hi; i++)
             sum += f->d.in[0][i];

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* bench.c: times every SGEMM form at each size and every reduction at one large n, each
- * in a child process like the conformance run, on device 0 of each backend or on every
- * device (--devices all). Per timing: two warm-up launches, then the median of `runs`
- * launches' device times (events, timestamp queries). SGEMM is reported as TFLOPS, % of the
- * vendor library (cuBLAS) on a device of the same name and % of the fp32 peak; reductions
- * as GB/s read, % of a device-to-device copy (bytes read plus written) and % of the DRAM
- * peak; custom kernels (the scan and softmax families, bench_custom.c) at the same n as GB/s
- * read plus written against the same copy. Next to each kernel: registers, shared memory and occupancy where the
- * backend can tell. The rows also go to bench_out.c's JSON, CSV and SVG writers. */
+/* bench.c: times the kernels of every op that says how (op.h's op_bench), a section per op,
+ * each point in a child process like the conformance run, on device 0 of each backend or on
+ * every device (--devices all). Per timing: two warm-up launches, then the median of `runs`
+ * launches' device times (events, timestamp queries). A point is the op's own case and layout
+ * (its data as a conformance case has it, no reference). An op timed in flops (SGEMM, at each
+ * size) is reported as TFLOPS, % of the vendor library (cuBLAS) on a device of the same name
+ * and % of the fp32 peak; one timed in bytes (reductions: read; custom kernels: read plus
+ * written, at one large n) as GB/s, % of a device-to-device copy (bytes read plus written)
+ * and % of the DRAM peak. Next to each kernel: registers, shared memory and occupancy where
+ * the backend can tell. The rows also go to bench_out.c's JSON, CSV and SVG writers. Knows no
+ * op by name. */
 #include "bench.h"
 
 #include <fnmatch.h>
@@ -21,14 +23,13 @@
 #include "loader.h"
 #include "manifest.h"
 #include "probe.h"
-#include "reduce.h"
 #include "run.h"
 
 #define BENCH_TIMEOUT_MS 600000
 
 struct bench_msg {
     int ok;
-    double ms[BENCH_MAX_SIZES]; /* median per size (one entry for reductions and copy) */
+    double ms[BENCH_MAX_SIZES]; /* median per size (one entry for an op timed in bytes, and the copy) */
     int have_info;
     struct hb_kernel_info info;
     char err[256];
@@ -39,6 +40,7 @@ struct bench_job {
     const struct probe *p;
     const struct kern_desc *k;
     enum bench_what what;
+    enum hb_op op; /* the kernel's, the vendor library's, or (the copy) its section's */
     int device;
 };
 
@@ -76,66 +78,108 @@ double bench_time_launches(struct bcall *bk, hb_kern *kern, enum bench_what what
     return t[runs / 2];
 }
 
-/* One point: an n^3 SGEMM or an n-float reduction (or copy) on fresh uniform data. Returns
- * its median time, or -1 with m->err. */
-static double bench_point(struct bcall *bk, hb_kern *kern, const struct bench_job *job, int sgemm, long n,
+/* The sizes an op's points take: each of --sizes for one timed in flops, --reduce-n else (and
+ * for the copy). */
+static int bench_flops(enum bench_what what, enum hb_op op)
+{
+    return what != BENCH_COPY && op_get(op)->bench->rate == OP_BENCH_FLOPS;
+}
+
+static int bench_sizes(const struct bench_opts *o, enum bench_what what, enum hb_op op, const long **sizes)
+{
+    int flops = bench_flops(what, op);
+    *sizes = flops ? o->sizes : &o->reduce_n;
+    return flops ? o->n_sizes : 1;
+}
+
+/* What one point launches: the op's case with its inputs and layout for the kernel (the vendor
+ * library), or a copy's two buffers of n floats of the same uniform data. */
+struct bench_data {
+    struct hb_case c;
+    struct case_data d;
+    struct kern_desc k; /* the kernel, its `cases` glob aside: bench times it whatever its cases */
+    struct kern_set ks;
+    struct op_layout lay;
+    int prepared; /* d holds the op's data (op_release) */
+    float *x;     /* the copy's */
+};
+
+static int bench_data_make(const struct bench_job *job, long n, struct bench_data *b, char *why, size_t len)
+{
+    memset(b, 0, sizeof *b);
+    b->c.dist = DIST_UNIFORM; /* never time zeros: they can run faster than real data */
+    b->c.seed = (uint64_t)n;
+    b->d.c = &b->c;
+    if (job->what == BENCH_COPY) {
+        b->x = xcalloc((size_t)n + 1, sizeof(float));
+        gen_fill(b->x, (size_t)n, &b->c, n, 0);
+        b->lay.n_bufs = 2;
+        b->lay.data[0] = b->x;
+        b->lay.bytes[0] = b->lay.bytes[1] = (size_t)n * sizeof(float);
+        return 0;
+    }
+    const struct op_desc *op = op_get(job->op);
+    if (op->bench->point(job->k, n, &b->c, why, len))
+        return -1;
+    if (job->k) {
+        b->k = *job->k;
+        b->k.cases = NULL;
+        b->ks.k = &b->k, b->ks.n = 1;
+    }
+    const struct kern_desc *k = job->k ? &b->k : NULL;
+    op_prepare(&b->d, &b->ks, 0);
+    b->prepared = 1;
+    const char *bad = op->data_error ? op->data_error(&b->d, k) : NULL;
+    if (bad)
+        return snprintf(why, len, "%s", bad), -1;
+    op->layout(&b->d, k, &b->lay);
+    return 0;
+}
+
+static void bench_data_release(struct bench_data *b)
+{
+    if (b->prepared)
+        op_release(&b->d);
+    free(b->x);
+}
+
+/* One point of size n on fresh uniform data, bound as the testbed binds it (a kernel's
+ * declared `args` are honoured). Returns its median time, or -1 with m->err. */
+static double bench_point(struct bcall *bk, hb_kern *kern, const struct bench_job *job, long n,
                           struct bench_msg *m)
 {
-    const struct kern_desc *k = job->k;
-    struct hb_case c;
-    memset(&c, 0, sizeof c);
-    c.op = sgemm ? OP_SGEMM : OP_REDUCE;
-    c.M = c.N = c.K = n;
-    c.n = n;
-    c.dist = DIST_UNIFORM; /* never time zeros: they can run faster than real data */
-    c.seed = (uint64_t)n;
-    size_t elems[3] = {(size_t)n * (sgemm ? (size_t)n : 1), sgemm ? (size_t)n * n : 0, sgemm ? (size_t)n * n : 0};
-    if (!sgemm)
-        elems[1] = job->what == BENCH_COPY ? elems[0] : (size_t)red_outputs(k, n);
-    /* A reduction's x and partials in its types (reduce.h); everything else is float. */
-    enum hb_type types[3] = {TY_F32, TY_F32, TY_F32};
-    if (!sgemm && k && job->what != BENCH_COPY)
-        types[0] = (enum hb_type)k->reduce.type, types[1] = red_partial_type(types[0]);
-    /* The op's layout of the case (row-major, so every leading dimension is n; alpha 1, beta
-     * 0), bound as the testbed binds it: a kernel's declared `args` are honoured. */
-    struct op_layout lay;
-    memset(&lay, 0, sizeof lay);
-    lay.n_bufs = sgemm ? 3 : 2;
-    for (int b = 0; b < lay.n_bufs; b++)
-        lay.bytes[b] = elems[b] * ty_get(types[b])->size;
-    lay.n_ints = sgemm ? 6 : 1;
-    for (int i = 0; i < lay.n_ints; i++)
-        lay.ints[i] = (int32_t)n;
-    lay.n_floats = sgemm ? 2 : 0;
-    lay.floats[0] = 1.0f;
+    struct bench_data *b = xcalloc(1, sizeof *b);
     struct hb_args args;
-    kern_bind(job->what == BENCH_KERNEL ? k : NULL, c.op, &lay, &args);
+    memset(&args, 0, sizeof args);
+    double ms = -1;
+    if (bench_data_make(job, n, b, m->err, sizeof m->err)) {
+        bench_data_release(b);
+        free(b);
+        return -1;
+    }
+    if (job->what == BENCH_COPY)
+        args.n_bufs = 2;
+    else
+        kern_bind(job->what == BENCH_KERNEL ? job->k : NULL, job->op, &b->lay, &args);
     int failed = 0;
-    for (int b = 0; b < args.n_bufs && !failed; b++) {
-        size_t bytes = lay.bytes[b];
-        failed = bcall_alloc(bk, bytes, &args.bufs[b]) != HB_OK;
-        if (!failed && b < args.n_bufs - 1) {
-            float *host = xcalloc(elems[b], sizeof(float));
-            unsigned char *typed = xcalloc(elems[b] + 1, ty_get(types[b])->size);
-            gen_fill(host, elems[b], &c, sgemm ? n : k && k->chunk ? k->chunk : n, b);
-            for (size_t i = 0; i < elems[b]; i++)
-                ty_store(types[b], typed + i * ty_get(types[b])->size, host[i]);
-            failed = bcall_upload(bk, args.bufs[b], 0, typed, bytes) != HB_OK;
-            free(host), free(typed);
-        }
+    for (int i = 0; i < args.n_bufs && !failed; i++) {
+        failed = bcall_alloc(bk, b->lay.bytes[i], &args.bufs[i]) != HB_OK;
+        if (!failed && b->lay.data[i] && b->lay.bytes[i])
+            failed = bcall_upload(bk, args.bufs[i], 0, b->lay.data[i], b->lay.bytes[i]) != HB_OK;
     }
     unsigned grid[3] = {1, 1, 1};
     struct hb_err err = {{0}};
-    double ms = -1;
-    if (!failed && job->what == BENCH_KERNEL && kern_grid(k, &c, grid, &err))
+    if (!failed && job->what == BENCH_KERNEL && kern_grid(job->k, &b->c, grid, &err))
         snprintf(m->err, sizeof m->err, "%.250s", err.msg);
     else if (!failed)
-        ms = bench_time_launches(bk, kern, job->what, grid, &args, lay.bytes[0], job->o->runs);
+        ms = bench_time_launches(bk, kern, job->what, grid, &args, b->lay.bytes[0], job->o->runs);
     if (ms < 0 && !m->err[0])
         snprintf(m->err, sizeof m->err, "size %ld: %.230s", n, bcall_error(bk));
-    for (int b = 0; b < args.n_bufs; b++)
-        if (args.bufs[b])
-            bcall_release(bk, args.bufs[b]);
+    for (int i = 0; i < args.n_bufs; i++)
+        if (args.bufs[i])
+            bcall_release(bk, args.bufs[i]);
+    bench_data_release(b);
+    free(b);
     return ms;
 }
 
@@ -159,15 +203,11 @@ static void bench_measure(struct bcall *bk, const struct bench_job *job, struct 
         }
         m->have_info = bcall_kernel_info(bk, kern, &m->info);
     }
-    if (job->what == BENCH_KERNEL && job->k->custom) {
-        m->ms[0] = bench_custom_point(bk, kern, job->k, job->o->reduce_n, job->o->runs, m->err, sizeof m->err);
-        m->ok = m->ms[0] >= 0;
-        return;
-    }
-    int sgemm = job->what == BENCH_VENDOR || (job->what == BENCH_KERNEL && job->k->op == OP_SGEMM);
+    const long *sizes;
+    int n_sizes = bench_sizes(job->o, job->what, job->op, &sizes);
     m->ok = 1;
-    for (int s = 0; m->ok && s < (sgemm ? job->o->n_sizes : 1); s++) {
-        m->ms[s] = bench_point(bk, kern, job, sgemm, sgemm ? job->o->sizes[s] : job->o->reduce_n, m);
+    for (int s = 0; m->ok && s < n_sizes; s++) {
+        m->ms[s] = bench_point(bk, kern, job, sizes[s], m);
         m->ok = m->ms[s] >= 0;
     }
 }
@@ -220,10 +260,12 @@ struct bench_state {
     struct bench_row *rows;
     int n_rows, cap;
     int failures;
+    unsigned char copied[LDR_MAX][MAX_DEVICES]; /* the copy was timed (or tried) on that device */
 };
 
+/* A row of `work` flops or bytes in `ms`: TFLOPS and % of the fp32 peak, or GB/s. */
 static struct bench_row *row_add(struct bench_state *st, const struct probe *p, int dev, const char *impl,
-                                 enum bench_what what, int sgemm, long n, double ms)
+                                 enum bench_what what, const char *op, int flops, long n, double work, double ms)
 {
     if (st->n_rows == st->cap) {
         st->cap = st->cap ? 2 * st->cap : 64;
@@ -237,15 +279,15 @@ static struct bench_row *row_add(struct bench_state *st, const struct probe *p, 
     snprintf(r->backend, sizeof r->backend, "%s", p->name);
     snprintf(r->device, sizeof r->device, "%s", p->dev[dev].name);
     snprintf(r->driver, sizeof r->driver, "%s", p->dev[dev].driver);
+    snprintf(r->op, sizeof r->op, "%s", op);
     r->device_index = dev;
     r->what = what;
-    r->sgemm = sgemm;
+    r->flops = flops;
     r->n = n;
     r->ms = ms;
-    double bytes = (double)n * sizeof(float) * (what == BENCH_COPY ? 2 : 1);
-    r->rate = sgemm ? 2.0 * n * n * (double)n / (ms * 1e-3) / 1e12 : bytes / (ms * 1e-3) / 1e9;
+    r->rate = work / (ms * 1e-3) / (flops ? 1e12 : 1e9);
     r->pct_ruler = r->pct_peak = -1;
-    if (sgemm && p->dev[dev].fp32_peak_tflops > 0)
+    if (flops && p->dev[dev].fp32_peak_tflops > 0)
         r->pct_peak = 100.0 * r->rate / p->dev[dev].fp32_peak_tflops;
     return r;
 }
@@ -254,7 +296,7 @@ static struct bench_row *row_add(struct bench_state *st, const struct probe *p, 
  * same name, else on the first device that has one; NULL when there is none. */
 static const struct bench_row *ruler_for(const struct bench_state *st, const struct bench_row *r)
 {
-    enum bench_what want = r->sgemm ? BENCH_VENDOR : BENCH_COPY;
+    enum bench_what want = r->flops ? BENCH_VENDOR : BENCH_COPY;
     const struct bench_row *first = NULL;
     for (int i = 0; i < st->n_rows; i++) {
         const struct bench_row *q = &st->rows[i];
@@ -285,7 +327,7 @@ static void print_pct(double pct)
 static void print_row(const char *label, const struct bench_row *r)
 {
     printf("  %-28.28s %-24.24s ", label, r->device);
-    if (r->sgemm)
+    if (r->flops)
         printf("%6ld %9.2f", r->n, r->rate);
     else
         printf("%9.1f", r->rate);
@@ -297,23 +339,59 @@ static void print_row(const char *label, const struct bench_row *r)
     printf("\n");
 }
 
-/* Times one kernel, the vendor library (k NULL, sgemm) or the copy (k NULL, !sgemm) on
- * device dev of probe p and adds its rows; on failure prints why and counts it. */
-static void bench_add(struct bench_state *st, const struct probe *p, int dev, const struct kern_desc *k, int sgemm)
+/* The work of one launch at size n: the op's (its flops or bytes), or the copy's bytes read
+ * plus written. */
+static double bench_work(const struct bench_job *job, long n)
 {
-    enum bench_what what = k ? BENCH_KERNEL : sgemm ? BENCH_VENDOR : BENCH_COPY;
-    struct bench_job job = {st->o, p, k, what, dev};
+    struct hb_case c;
+    char why[256];
+    if (job->what == BENCH_COPY)
+        return (double)n * sizeof(float) * 2;
+    const struct op_bench *b = op_get(job->op)->bench;
+    return b->point(job->k, n, &c, why, sizeof why) ? 0 : b->work(job->k, &c);
+}
+
+/* Adds the rows of one timing, each with its yardstick. */
+static void bench_rows(struct bench_state *st, const struct bench_job *job, const char *impl, const char *shown,
+                       const struct bench_msg *m)
+{
+    const long *sizes;
+    int n_sizes = bench_sizes(st->o, job->what, job->op, &sizes);
+    int flops = bench_flops(job->what, job->op);
+    const char *op = job->what == BENCH_COPY ? "copy" : op_name(job->op);
+    for (int s = 0; s < n_sizes; s++) {
+        struct bench_row *r =
+            row_add(st, job->p, job->device, impl, job->what, op, flops, sizes[s], bench_work(job, sizes[s]), m->ms[s]);
+        r->have_info = m->have_info;
+        r->info = m->info;
+        const struct bench_row *ruler = ruler_for(st, r);
+        if (ruler)
+            r->pct_ruler = 100.0 * (flops ? ruler->ms / r->ms : r->rate / ruler->rate);
+        if (!flops && m->have_info && m->info.dram_peak_gbs > 0)
+            r->pct_peak = 100.0 * r->rate / m->info.dram_peak_gbs;
+        print_row(shown, r);
+    }
+}
+
+/* Times one kernel of `op`, the vendor library or the copy (k NULL) on device dev of probe p
+ * and adds its rows; on failure prints why and counts it. */
+static void bench_add(struct bench_state *st, const struct probe *p, int dev, const struct kern_desc *k,
+                      enum bench_what what, enum hb_op op)
+{
+    struct bench_job job = {st->o, p, k, what, op, dev};
     struct bench_msg m;
     char impl[96];
     if (k)
         snprintf(impl, sizeof impl, "%.8s/%.80s", k->lang, k->name);
     else
-        snprintf(impl, sizeof impl, "%.60s", sgemm ? p->vendor : "device copy");
+        snprintf(impl, sizeof impl, "%.60s", what == BENCH_VENDOR ? p->vendor : "device copy");
     char shown[128];
     snprintf(shown, sizeof shown, "%.90s (%.15s)", impl, p->name);
+    const long *sizes;
     struct hb_case point;
-    if (k && k->custom && bench_custom_case(k, st->o->reduce_n, &point, m.err, sizeof m.err)) {
-        printf("  %-28s %s\n", shown, m.err);
+    bench_sizes(st->o, what, op, &sizes);
+    if (k && op_get(op)->bench->point(k, sizes[0], &point, m.err, sizeof m.err)) {
+        printf("  %-28s %s\n", shown, m.err); /* not timed, and said why: no failure */
         return;
     }
     if (bench_one(&job, &m)) {
@@ -321,22 +399,7 @@ static void bench_add(struct bench_state *st, const struct probe *p, int dev, co
         st->failures += what == BENCH_KERNEL;
         return;
     }
-    for (int s = 0; s < (sgemm ? st->o->n_sizes : 1); s++) {
-        struct bench_row *r =
-            row_add(st, p, dev, impl, what, sgemm, sgemm ? st->o->sizes[s] : st->o->reduce_n, m.ms[s]);
-        r->have_info = m.have_info;
-        r->info = m.info;
-        if (k && k->custom) {
-            r->custom = 1;
-            r->rate = bench_custom_bytes(k, r->n) / (r->ms * 1e-3) / 1e9;
-        }
-        const struct bench_row *ruler = ruler_for(st, r);
-        if (ruler)
-            r->pct_ruler = 100.0 * (sgemm ? ruler->ms / r->ms : r->rate / ruler->rate);
-        if (!sgemm && m.have_info && m.info.dram_peak_gbs > 0)
-            r->pct_peak = 100.0 * r->rate / m.info.dram_peak_gbs;
-        print_row(shown, r);
-    }
+    bench_rows(st, &job, impl, shown, &m);
 }
 
 /* Whether kernel k is a selected, shipped (not canary) kernel of `op` that probe p runs. */
@@ -348,54 +411,37 @@ static int selected(const struct bench_opts *o, const struct probe *p, const str
            (!o->kernel_glob || !fnmatch(o->kernel_glob, k->name, 0) || !fnmatch(o->kernel_glob, full, 0));
 }
 
-static void bench_sgemm(struct bench_state *st, const struct kern_set *ks)
+/* One op's section. Its yardsticks come first, in this same run: for an op timed in flops, the
+ * vendor library on every device (where the op is the one it runs); for one timed in bytes,
+ * each device's copy before its kernels, once a run (a Vulkan copy may run on a DMA engine,
+ * far below what the SMs move, so each backend's own is shown; the first backend's on a device
+ * of the same name is the yardstick). */
+static void bench_section(struct bench_state *st, const struct kern_set *ks, enum hb_op op, int first)
 {
-    printf("SGEMM (C = A*B, fp32, uniform data; median of %d after 2 warm-ups)\n", st->o->runs);
-    printf("  %-28s %-24s %6s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "n", "TFLOPS", "% of vendor",
-           "% fp32 peak", "regs", "smem B", "occupancy");
-    /* The yardsticks first, in this same run. */
-    for (int i = 0; i < st->n_probes; i++)
+    const struct op_bench *b = op_get(op)->bench;
+    int flops = b->rate == OP_BENCH_FLOPS;
+    char heading[512];
+    b->heading(heading, sizeof heading, st->o->runs, st->o->reduce_n);
+    printf("%s%s\n", first ? "" : "\n", heading);
+    if (flops)
+        printf("  %-28s %-24s %6s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "n", "TFLOPS",
+               "% of vendor", "% fp32 peak", "regs", "smem B", "occupancy");
+    else
+        printf("  %-28s %-24s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "GB/s", "% of copy",
+               "% DRAM peak", "regs", "smem B", "occupancy");
+    for (int i = 0; flops && op_get(op)->vendor && i < st->n_probes; i++)
         for (int d = 0; st->probes[i].vendor[0] && d < device_count(st, &st->probes[i]); d++)
-            bench_add(st, &st->probes[i], d, NULL, 1);
-    for (int i = 0; i < st->n_probes; i++)
-        for (int d = 0; d < device_count(st, &st->probes[i]); d++)
-            for (int j = 0; j < ks->n; j++)
-                if (selected(st->o, &st->probes[i], &ks->k[j], OP_SGEMM))
-                    bench_add(st, &st->probes[i], d, &ks->k[j], 1);
-}
-
-/* The bandwidth yardstick is the first backend's device-to-device copy on a device of the
- * same name, as the vendor SGEMM is for SGEMM. Each backend's own copy is shown too (a
- * Vulkan copy may run on a DMA engine, far below what the SMs move). */
-static void bench_reduce(struct bench_state *st, const struct kern_set *ks)
-{
-    printf("\nReductions (n = %ld floats; GB/s of input read; a copy counts bytes read plus written)\n",
-           st->o->reduce_n);
-    printf("  %-28s %-24s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "GB/s", "% of copy", "% DRAM peak",
-           "regs", "smem B", "occupancy");
+            bench_add(st, &st->probes[i], d, NULL, BENCH_VENDOR, op);
     for (int i = 0; i < st->n_probes; i++)
         for (int d = 0; d < device_count(st, &st->probes[i]); d++) {
-            bench_add(st, &st->probes[i], d, NULL, 0);
+            if (!flops && !st->copied[i][d]) {
+                st->copied[i][d] = 1;
+                bench_add(st, &st->probes[i], d, NULL, BENCH_COPY, op);
+            }
             for (int j = 0; j < ks->n; j++)
-                if (selected(st->o, &st->probes[i], &ks->k[j], OP_REDUCE))
-                    bench_add(st, &st->probes[i], d, &ks->k[j], 0);
+                if (selected(st->o, &st->probes[i], &ks->k[j], op))
+                    bench_add(st, &st->probes[i], d, &ks->k[j], BENCH_KERNEL, op);
         }
-}
-
-/* Custom kernels (the scan and softmax families) against the same copy, counting what they
- * read and write as the copy counts its bytes. */
-static void bench_custom(struct bench_state *st, const struct kern_set *ks)
-{
-    printf("\nCustom ops: scan, softmax (n = %ld floats in: sizes n, or rows x 1024 columns; GB/s of bytes read "
-           "plus written, as the copy)\n",
-           st->o->reduce_n);
-    printf("  %-28s %-24s %9s %11s %11s  %4s %7s %s\n", "implementation", "device", "GB/s", "% of copy", "% DRAM peak",
-           "regs", "smem B", "occupancy");
-    for (int i = 0; i < st->n_probes; i++)
-        for (int d = 0; d < device_count(st, &st->probes[i]); d++)
-            for (int j = 0; j < ks->n; j++)
-                if (selected(st->o, &st->probes[i], &ks->k[j], OP_CUSTOM))
-                    bench_add(st, &st->probes[i], d, &ks->k[j], 0);
 }
 
 static int bench_outputs(const struct bench_state *st, struct hb_err *err)
@@ -436,10 +482,10 @@ int bench_main(const struct bench_opts *o, struct hb_err *err)
             code = EXIT_NO_DEVICE;
         }
     }
+    for (int op = 0, first = 1; !code && op < OP_COUNT; op++)
+        if (op_get((enum hb_op)op)->bench)
+            bench_section(st, &ks, (enum hb_op)op, first), first = 0;
     if (!code) {
-        bench_sgemm(st, &ks);
-        bench_reduce(st, &ks);
-        bench_custom(st, &ks);
         code = bench_outputs(st, err) ? EXIT_USAGE : st->failures ? EXIT_FAILURES : EXIT_OK;
     }
     free(st->rows);

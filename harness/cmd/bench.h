@@ -38,11 +38,11 @@ struct bench_row {
     char driver[128];
     int device_index;
     enum bench_what what;
-    int sgemm;  /* 1: n^3 SGEMM, rate in TFLOPS; 0: n-float reduction, custom kernel or copy, GB/s */
-    int custom; /* a custom kernel (scan, softmax): its rate counts bytes read plus written */
+    char op[16]; /* the op timed ("sgemm", "reduce", ...; the vendor library's), or "copy" */
+    int flops;   /* 1: an n^3 product, rate in TFLOPS; 0: n elements (or the copy), GB/s */
     long n;
     double ms;
-    double rate;      /* TFLOPS, or GB/s (reductions: bytes read; the copy: read + written) */
+    double rate;      /* TFLOPS, or GB/s (of the bytes the op says: a reduction's read; the copy: read + written) */
     double pct_ruler; /* % of the vendor SGEMM or of the copy; < 0 when there is none */
     double pct_peak;  /* % of the fp32 or DRAM peak; < 0 when unknown */
     int have_info;
@@ -53,16 +53,6 @@ struct bench_row {
  * negative value. */
 double bench_time_launches(struct bcall *bk, hb_kern *kern, enum bench_what what, const unsigned grid[3],
                            const struct hb_args *args, size_t copy_bytes, int runs);
-
-/* Custom kernels (bench_custom.c), timed at n floats in. The case they run: their one size
- * n, or rows x cols of 1024-float rows (-1 with why for any other kernel); the bytes a launch
- * reads and writes; one timing (-1 with why). */
-struct hb_case;
-struct kern_desc;
-int bench_custom_case(const struct kern_desc *k, long n, struct hb_case *c, char *why, size_t len);
-double bench_custom_bytes(const struct kern_desc *k, long n);
-double bench_custom_point(struct bcall *bk, hb_kern *kern, const struct kern_desc *k, long n, int runs, char *why,
-                          size_t len);
 
 /* Writers of bench_out.c; each returns 0, or -1 with err. */
 int bench_write_json(const char *path, const struct bench_opts *o, const struct bench_row *rows, int n,

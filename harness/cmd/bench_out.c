@@ -17,11 +17,6 @@ static const char *what_name(const struct bench_row *r)
     return r->what == BENCH_KERNEL ? "kernel" : r->what == BENCH_VENDOR ? "vendor" : "copy";
 }
 
-static const char *bench_op_name(const struct bench_row *r)
-{
-    return r->sgemm ? "sgemm" : r->what == BENCH_COPY ? "copy" : r->custom ? "custom" : "reduce";
-}
-
 static FILE *open_out(const char *path, struct hb_err *err)
 {
     FILE *f = fopen(path, "w");
@@ -59,11 +54,11 @@ static void json_row(FILE *f, const struct bench_row *r)
     fputs(", \"device\": ", f);
     jsonl_string(f, r->device);
     fprintf(f, ", \"device_index\": %d, \"kind\": \"%s\", \"op\": \"%s\", \"n\": %ld", r->device_index, what_name(r),
-            bench_op_name(r), r->n);
+            r->op, r->n);
     json_num(f, "ms", r->ms, "%.6g");
-    json_num(f, r->sgemm ? "tflops" : "gbs", r->rate, "%.6g");
-    json_num(f, r->sgemm ? "pct_vendor" : "pct_copy", r->pct_ruler, "%.4g");
-    json_num(f, r->sgemm ? "pct_fp32_peak" : "pct_dram_peak", r->pct_peak, "%.4g");
+    json_num(f, r->flops ? "tflops" : "gbs", r->rate, "%.6g");
+    json_num(f, r->flops ? "pct_vendor" : "pct_copy", r->pct_ruler, "%.4g");
+    json_num(f, r->flops ? "pct_fp32_peak" : "pct_dram_peak", r->pct_peak, "%.4g");
     if (r->have_info) {
         fprintf(f, ", \"regs\": %d, \"shared_bytes\": %d, \"local_bytes\": %d, \"blocks_per_sm\": %d", r->info.regs,
                 r->info.shared_bytes, r->info.local_bytes, r->info.blocks_per_sm);
@@ -131,12 +126,12 @@ int bench_write_csv(const char *path, const struct bench_row *rows, int n, struc
         csv_text(f, r->backend);
         fputc(',', f);
         csv_text(f, r->device);
-        fprintf(f, ",%d,%s,%s,%ld", r->device_index, what_name(r), bench_op_name(r), r->n);
+        fprintf(f, ",%d,%s,%s,%ld", r->device_index, what_name(r), r->op, r->n);
         csv_num(f, r->ms);
         csv_num(f, r->rate);
-        fprintf(f, ",%s", r->sgemm ? "TFLOPS" : "GB/s");
+        fprintf(f, ",%s", r->flops ? "TFLOPS" : "GB/s");
         csv_num(f, r->pct_ruler);
-        fprintf(f, ",%s", r->sgemm ? "vendor" : "copy");
+        fprintf(f, ",%s", r->flops ? "vendor" : "copy");
         csv_num(f, r->pct_peak);
         if (r->have_info)
             fprintf(f, ",%d,%d,%d,%d,%.4g", r->info.regs, r->info.shared_bytes, r->info.local_bytes,
@@ -198,12 +193,12 @@ static void svg_scan(struct svg_plot *pl, const struct bench_row *rows, int n)
     memset(pl, 0, sizeof *pl);
     pl->pct = 1;
     for (int i = 0; i < n; i++)
-        if (rows[i].sgemm && rows[i].pct_ruler < 0)
+        if (rows[i].flops && rows[i].pct_ruler < 0)
             pl->pct = 0;
     double max = 0;
     for (int i = 0; i < n; i++) {
         const struct bench_row *r = &rows[i];
-        if (!r->sgemm)
+        if (!r->flops)
             continue;
         int s = 0, k = 0;
         while (s < pl->n_sizes && pl->sizes[s] != r->n)
@@ -267,11 +262,11 @@ static void svg_series(FILE *f, const struct svg_plot *pl, int k, const struct b
             id->what == BENCH_VENDOR ? " stroke-dasharray=\"6 4\"" : "");
     for (int s = 0; s < pl->n_sizes; s++)
         for (int i = 0; i < n; i++)
-            if (rows[i].sgemm && same_series(&rows[i], id) && rows[i].n == pl->sizes[s])
+            if (rows[i].flops && same_series(&rows[i], id) && rows[i].n == pl->sizes[s])
                 fprintf(f, "%.1f,%.1f ", svg_px(pl, rows[i].n), svg_py(pl, svg_y(&rows[i], pl->pct)));
     fputs("\"/>\n", f);
     for (int i = 0; i < n; i++)
-        if (rows[i].sgemm && same_series(&rows[i], id)) {
+        if (rows[i].flops && same_series(&rows[i], id)) {
             fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>", svg_px(pl, rows[i].n),
                     svg_py(pl, svg_y(&rows[i], pl->pct)), color);
             svg_text(f, id->impl);

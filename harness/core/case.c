@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,31 @@ static const char *const dist_names[DIST_COUNT] = {"exact", "uniform", "cancel",
 
 const char *case_dist_name(enum case_dist d) { return d < DIST_COUNT ? dist_names[d] : "?"; }
 
+int case_size_find(const struct case_size *s, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(s[i].name, name))
+            return i;
+    return -1;
+}
+
+long case_size_of(const struct case_size *s, int n, const char *name)
+{
+    int at = case_size_find(s, n, name);
+    return at >= 0 ? s[at].value : 0;
+}
+
+int case_size_set(struct case_size *s, int *n, const char *name, long value)
+{
+    int at = case_size_find(s, *n, name);
+    if (at < 0 && *n == CASE_MAX_SIZES)
+        return -1;
+    if (at < 0)
+        snprintf(s[at = (*n)++].name, sizeof s[0].name, "%s", name);
+    s[at].value = value;
+    return 0;
+}
+
 double case_size_product(const struct hb_case *c)
 {
     double p = 1;
@@ -26,12 +52,40 @@ double case_size_product(const struct hb_case *c)
     return p;
 }
 
-void case_sizes_text(const struct hb_case *c, char *buf, size_t len)
+void case_sizes_text(const struct case_size *s, int n, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = 0;
-    for (int i = 0; i < c->n_sizes && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s=%ld", i ? " " : "", c->sizes[i].name, c->sizes[i].value);
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%ld", i ? " " : "", s[i].name, s[i].value);
+}
+
+const struct case_scalar *case_scalar_find(const struct case_scalar *s, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(s[i].name, name))
+            return &s[i];
+    return NULL;
+}
+
+int case_scalar_set(struct case_scalar *s, int *n, const char *name, float value)
+{
+    struct case_scalar *at = (struct case_scalar *)case_scalar_find(s, *n, name);
+    if (!at && *n == CASE_MAX_SCALARS)
+        return -1;
+    if (!at) {
+        at = &s[(*n)++];
+        memset(at, 0, sizeof *at);
+        snprintf(at->name, sizeof at->name, "%s", name);
+    }
+    at->value = value;
+    return 0;
+}
+
+float case_scalar(const struct hb_case *c, const char *name)
+{
+    const struct case_scalar *s = case_scalar_find(c->scalars, c->n_scalars, name);
+    return s ? s->value : 0.0f;
 }
 
 /* The name index: open addressing over indices + 1, at most half full, so a line expanding

@@ -21,26 +21,30 @@ enum case_special {
     SPECIAL_SUBNORMAL = 1u << 3,
 };
 
-enum case_scalar { CASE_ALPHA = 1u << 0, CASE_BETA = 1u << 1 };
-
-/* op = custom: the sizes a line gives, by name, in the line's order; a custom kernel runs the
- * cases that give exactly its own. */
+/* A case's sizes by name: its op's size keys in the op's order (op.h), or a custom line's own
+ * names in the line's order; a custom kernel runs the cases that give exactly its own. */
 #define CASE_MAX_SIZES 6
 struct case_size {
     char name[16];
     long value;
 };
 
+/* Its scalars by name, in the op's order (op_desc.scalar_keys: sgemm's alpha and beta), each
+ * the line's value or the op's default. */
+#define CASE_MAX_SCALARS 2
+struct case_scalar {
+    char name[8];
+    float value;
+    int given; /* a case: the line gave it; a result: the kernel takes it */
+};
+
 struct hb_case {
     enum hb_op op;
     char name[96];
-    long M, N, K;       /* sgemm */
-    long lda, ldb, ldc; /* sgemm_strided: row strides (elements), >= K, N, N */
-    long n;             /* reduce */
-    int n_sizes;        /* custom */
+    int n_sizes;
     struct case_size sizes[CASE_MAX_SIZES];
-    unsigned scalars;  /* sgemm: CASE_ALPHA, CASE_BETA when the line gives alpha=, beta= */
-    float alpha, beta; /* for kernels that take them; the op's defaults when not given */
+    int n_scalars;
+    struct case_scalar scalars[CASE_MAX_SCALARS];
     enum case_dist dist;
     unsigned specials;
     uint64_t seed;
@@ -69,9 +73,24 @@ void case_set_push(struct case_set *set, const struct hb_case *c);
 int case_parse_line(char *text, const char *file, int line, struct case_set *set, struct hb_err *err);
 /* Index of the case named `name`, or -1. */
 int case_set_find(const struct case_set *set, const char *name);
-/* A custom case's sizes as its line gives them: "rows=4 cols=7" ("" for other ops), and their
- * product (1 with none): about its work, for the order of a run. */
-void case_sizes_text(const struct hb_case *c, char *buf, size_t len);
+/* The value of size `name` among n sizes (0 when there is none: a record's columns show an op
+ * without the size as 0), and where it is (-1). */
+long case_size_of(const struct case_size *s, int n, const char *name);
+int case_size_find(const struct case_size *s, int n, const char *name);
+static inline long case_size(const struct hb_case *c, const char *name)
+{
+    return case_size_of(c->sizes, c->n_sizes, name);
+}
+/* Sets size `name` (appended when new); -1 when n is already CASE_MAX_SIZES. */
+int case_size_set(struct case_size *s, int *n, const char *name, long value);
+/* Sizes as a line gives them: "rows=4 cols=7", "M=3 N=4 K=5" ("" for none), and their product
+ * (1 with none): about a case's work, for the order of a run. */
+void case_sizes_text(const struct case_size *s, int n, char *buf, size_t len);
 double case_size_product(const struct hb_case *c);
+/* The value of scalar `name` (0 when the case has none), and a pointer to it (NULL). */
+float case_scalar(const struct hb_case *c, const char *name);
+const struct case_scalar *case_scalar_find(const struct case_scalar *s, int n, const char *name);
+/* Sets scalar `name` (appended when new, not given); -1 when n is already CASE_MAX_SCALARS. */
+int case_scalar_set(struct case_scalar *s, int *n, const char *name, float value);
 
 #endif

@@ -2,9 +2,9 @@
 /* case_line.c: one case catalogue line (cases/README.md):
  *   <op> <name> key=value ...
  * A value may be a comma list; a line with lists expands to the cross product of them, named
- * by substituting {M} {N} {K} {n} {dist} (or any other size key) in the name. Which size keys
+ * by substituting {dist} or a size key ({M}, {n}, ...) in the name. Which size and scalar keys
  * an op takes, and its defaults and limits, are its op_desc's; a custom line names its own
- * sizes (rows=4 cols=7). */
+ * sizes (rows=4 cols=7). Nothing here knows one op from another. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -19,10 +19,10 @@
 /* The kernel ABI passes sizes as 32-bit ints and indexes with them. */
 #define MAX_DIM 2147483647L
 /* Cases one line may expand to, and a whole catalogue may hold: the largest shipped line
- * makes 64 and the nightly tier 235 in all. Each case is a 600-byte descriptor run on every
+ * makes 64 and the nightly tier 235 in all. Each case is a 728-byte descriptor run on every
  * kernel and width (some 30 x 5 results per case here), so 10000 from one line is already a
  * run no one waits for; without a cap, six lists of 32 values (an 800-byte line) ask for
- * 1.07e9 descriptors, 640 GB, before anything is checked. */
+ * 1.07e9 descriptors, 780 GB, before anything is checked. */
 #define CASE_MAX_PER_LINE 10000L
 #define CASE_MAX_TOTAL 100000L
 
@@ -32,54 +32,41 @@ struct list {
     int given;
 };
 
-/* The size variables a case line may set, in the order a line's lists expand; which ones an
- * op takes is its op_desc's size_keys. */
-static const struct case_var {
-    const char *key;
-    size_t at;
-    long unset; /* its value when the line does not give it: -1 lets an op supply a default */
-} case_vars[] = {
-    {"M", offsetof(struct hb_case, M), 0},      {"N", offsetof(struct hb_case, N), 0},
-    {"K", offsetof(struct hb_case, K), 0},      {"n", offsetof(struct hb_case, n), 0},
-    {"lda", offsetof(struct hb_case, lda), -1}, {"ldb", offsetof(struct hb_case, ldb), -1},
-    {"ldc", offsetof(struct hb_case, ldc), -1},
-};
-#define CASE_VARS ((int)(sizeof case_vars / sizeof case_vars[0]))
-
 struct line_spec {
     enum hb_op op;
+    const struct op_desc *d;
     char name[96];
-    struct list sizes[CASE_VARS], dist;
-    int n_named; /* custom: the sizes the line names, in its order */
-    char named[CASE_MAX_SIZES][16];
-    struct list named_sizes[CASE_MAX_SIZES];
+    int n_sizes; /* the op's size keys in its order, or a line's own sizes in its order */
+    char size_names[CASE_MAX_SIZES][16];
+    struct list sizes[CASE_MAX_SIZES], dist;
+    int n_scalars; /* the op's scalar keys, in its order */
+    char scalar_names[CASE_MAX_SCALARS][8];
+    float scalars[CASE_MAX_SCALARS];
+    unsigned scalars_given;
     unsigned specials;
     int have_seed, have_special, have_note;
-    unsigned scalars;
-    float alpha, beta;
     uint64_t seed;
     char note[160];
 };
 
-/* Whether `key` is one of a space-separated word list. */
-static int word_listed(const char *words, const char *key)
+/* The op's words (size or scalar keys) into names; returns how many (at most max). */
+static int split_keys(const char *words, char *names, size_t size, int max)
 {
-    size_t n = strlen(key);
-    for (const char *p = words; (p = strstr(p, key)); p += n)
-        if ((p == words || p[-1] == ' ') && (p[n] == 0 || p[n] == ' '))
-            return 1;
-    return 0;
+    char buf[128];
+    int n = 0;
+    snprintf(buf, sizeof buf, "%s", words ? words : "");
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && n < max; w = strtok_r(NULL, " ", &save))
+        snprintf(names + (size_t)n++ * size, size, "%s", w);
+    return n;
 }
 
-static int case_var_index(const char *key)
+static int size_index(const struct line_spec *ls, const char *key)
 {
-    for (int i = 0; i < CASE_VARS; i++)
-        if (!strcmp(case_vars[i].key, key))
+    for (int i = 0; i < ls->n_sizes; i++)
+        if (!strcmp(ls->size_names[i], key))
             return i;
     return -1;
 }
-
-static long *case_var_slot(struct hb_case *c, int var) { return (long *)((char *)c + case_vars[var].at); }
 
 static int parse_size_list(const char *val, struct list *l, const char *key, const char *where, struct hb_err *err)
 {
@@ -168,18 +155,15 @@ static int parse_specials(const char *val, unsigned *out, const char *where, str
     return 0;
 }
 
-/* alpha= or beta= (sgemm): one finite float, for the kernels that declare that parameter. */
-static int parse_scalar(struct line_spec *ls, const char *key, const char *val, const char *where, struct hb_err *err)
+/* One of the op's scalars (sgemm's alpha=, beta=): one finite float, for the kernels that
+ * declare that parameter. */
+static int parse_scalar(struct line_spec *ls, int at, const char *val, const char *where, struct hb_err *err)
 {
-    unsigned bit = key[0] == 'a' ? CASE_ALPHA : CASE_BETA;
+    const char *key = ls->scalar_names[at];
     char *end;
     errno = 0;
     float v = strtof(val, &end);
-    if (!op_is_gemm(ls->op)) {
-        err_set(err, "%s: %s= applies to sgemm cases only", where, key);
-        return -1;
-    }
-    if (ls->scalars & bit) {
+    if (ls->scalars_given & (1u << at)) {
         err_set(err, "%s: %s given twice", where, key);
         return -1;
     }
@@ -187,8 +171,8 @@ static int parse_scalar(struct line_spec *ls, const char *key, const char *val, 
         err_set(err, "%s: %s=%s: expected one finite number", where, key, val);
         return -1;
     }
-    ls->scalars |= bit;
-    *(bit == CASE_ALPHA ? &ls->alpha : &ls->beta) = v;
+    ls->scalars_given |= 1u << at;
+    ls->scalars[at] = v;
     return 0;
 }
 
@@ -227,18 +211,14 @@ static int expand_name(const char *tmpl, const struct hb_case *c, char *out, siz
     for (const char *p = tmpl; *p;) {
         char piece[64] = "", key[16] = "";
         const char *close = *p == '{' ? strchr(p, '}') : NULL;
-        int var = -1, is_dist = 0, named = -1;
+        int is_dist = 0, named = -1;
         if (close && close - p - 1 < (long)sizeof key) {
             snprintf(key, sizeof key, "%.*s", (int)(close - p - 1), p + 1);
-            var = case_var_index(key);
             is_dist = !strcmp(key, "dist");
-            for (int i = 0; i < c->n_sizes; i++)
-                named = !strcmp(c->sizes[i].name, key) ? i : named;
+            named = case_size_find(c->sizes, c->n_sizes, key);
         }
         if (named >= 0)
             snprintf(piece, sizeof piece, "%ld", c->sizes[named].value), p = close + 1;
-        else if (var >= 0)
-            snprintf(piece, sizeof piece, "%ld", *case_var_slot((struct hb_case *)c, var)), p = close + 1;
         else if (is_dist)
             snprintf(piece, sizeof piece, "%s", case_dist_name(c->dist)), p = close + 1;
         else
@@ -260,17 +240,21 @@ static int emit_one(const struct line_spec *ls, struct hb_case *c, const char *f
     snprintf(where, sizeof where, "%s:%d", file, line);
     c->op = ls->op;
     c->specials = ls->specials;
-    c->scalars = ls->scalars, c->alpha = ls->alpha, c->beta = ls->beta;
+    c->n_scalars = ls->n_scalars;
+    for (int i = 0; i < ls->n_scalars; i++) {
+        snprintf(c->scalars[i].name, sizeof c->scalars[i].name, "%s", ls->scalar_names[i]);
+        c->scalars[i].given = (ls->scalars_given >> i) & 1;
+        c->scalars[i].value = c->scalars[i].given ? ls->scalars[i] : 0.0f;
+    }
     if (c->dist == DIST_SPECIAL && !ls->have_special) {
         err_set(err, "%s: dist=special needs special=nan,inf,negzero,subnormal (any of them)", where);
         return -1;
     }
-    const struct op_desc *op = op_get(ls->op);
-    if (op->complete_case && op->complete_case(c, where, err))
+    if (ls->d->complete_case && ls->d->complete_case(c, where, err))
         return -1;
-    for (int v = 0; v < CASE_VARS; v++)
-        if (*case_var_slot(c, v) < 0)
-            *case_var_slot(c, v) = 0;
+    for (int i = 0; i < c->n_sizes; i++)
+        if (c->sizes[i].value < 0)
+            c->sizes[i].value = 0;
     if (expand_name(ls->name, c, c->name, sizeof c->name)) {
         err_set(err, "%s: case name too long", where);
         return -1;
@@ -281,33 +265,31 @@ static int emit_one(const struct line_spec *ls, struct hb_case *c, const char *f
     c->line = line;
     int at = case_set_find(set, c->name);
     if (at >= 0) {
-        err_set(err, "%s: case name '%s' is already used at %s:%d%s", where, c->name, set->c[at].file, set->c[at].line,
-                total > 1 && at >= first
-                    ? " (put {M} {N} {K} {n} or {dist}, or another listed key in braces, in a name that lists values)"
-                    : "");
+        char keys[160] = "";
+        for (int i = 0; i < c->n_sizes; i++)
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "{%s} ", c->sizes[i].name);
+        err_set(err, "%s: case name '%s' is already used at %s:%d%s%s%s", where, c->name, set->c[at].file,
+                set->c[at].line, total > 1 && at >= first ? " (put " : "", total > 1 && at >= first ? keys : "",
+                total > 1 && at >= first ? "or {dist} in a name that lists values)" : "");
         return -1;
     }
     case_set_push(set, c);
     return 0;
 }
 
-/* Expands a line's lists to their cross product: variables in case_vars order, a custom line's
- * sizes in its order, then dist. */
+/* Expands a line's lists to their cross product: its sizes in their order, then dist. A size
+ * the line does not give is -1 for the op's complete_case. */
 static int emit_cases(const struct line_spec *ls, const char *file, int line, struct case_set *set, struct hb_err *err)
 {
-    static const struct list uniform_only = {1, {DIST_UNIFORM}, 0};
-    enum { FIXED = CASE_VARS, MAX_LISTS = CASE_VARS + CASE_MAX_SIZES + 1 };
-    struct list unset[CASE_VARS];
+    static const struct list uniform_only = {1, {DIST_UNIFORM}, 0}, unset = {1, {-1}, 0};
+    enum { MAX_LISTS = CASE_MAX_SIZES + 1 };
     const struct list *lists[MAX_LISTS];
-    int n_lists = FIXED + ls->n_named + 1;
+    int n_lists = ls->n_sizes + 1;
     long total = 1;
     for (int v = 0; v < n_lists; v++) {
-        if (v < FIXED)
-            unset[v] = (struct list){1, {case_vars[v].unset}, 0};
         lists[v] = v == n_lists - 1     ? (ls->dist.given ? &ls->dist : &uniform_only)
-                   : v >= FIXED         ? &ls->named_sizes[v - FIXED]
                    : ls->sizes[v].given ? &ls->sizes[v]
-                                        : &unset[v];
+                                        : &unset;
         total *= lists[v]->n;
     }
     if (total > CASE_MAX_PER_LINE || set->n + total > CASE_MAX_TOTAL) {
@@ -322,12 +304,10 @@ static int emit_cases(const struct line_spec *ls, const char *file, int line, st
     for (long done = 0; done < total; done++) {
         struct hb_case c;
         memset(&c, 0, sizeof c);
-        for (int v = 0; v < FIXED; v++)
-            *case_var_slot(&c, v) = lists[v]->v[pick[v]];
-        c.n_sizes = ls->n_named;
-        for (int i = 0; i < ls->n_named; i++) {
-            snprintf(c.sizes[i].name, sizeof c.sizes[i].name, "%s", ls->named[i]);
-            c.sizes[i].value = lists[FIXED + i]->v[pick[FIXED + i]];
+        c.n_sizes = ls->n_sizes;
+        for (int i = 0; i < ls->n_sizes; i++) {
+            snprintf(c.sizes[i].name, sizeof c.sizes[i].name, "%s", ls->size_names[i]);
+            c.sizes[i].value = lists[i]->v[pick[i]];
         }
         c.dist = (enum case_dist)lists[n_lists - 1]->v[pick[n_lists - 1]];
         if (emit_one(ls, &c, file, line, total, first, set, err))
@@ -339,27 +319,43 @@ static int emit_cases(const struct line_spec *ls, const char *file, int line, st
     return 0;
 }
 
-/* A custom line's size: any C name not taken by a case key (rows=4, cols=100,200). */
+/* A size of an op whose lines name their own (custom): any C name not taken by a case key
+ * (rows=4, cols=100,200). */
 static int parse_named(struct line_spec *ls, const char *key, const char *val, const char *where, struct hb_err *err)
 {
-    int ok = (isalpha((unsigned char)key[0]) || key[0] == '_') && strlen(key) < sizeof ls->named[0];
+    int ok = (isalpha((unsigned char)key[0]) || key[0] == '_') && strlen(key) < sizeof ls->size_names[0];
     for (const char *p = key; ok && *p; p++)
         ok = isalnum((unsigned char)*p) || *p == '_';
     if (!ok) {
         err_set(err, "%s: '%s' is not a size name (a C name of at most %zu characters)", where, key,
-                sizeof ls->named[0] - 1);
+                sizeof ls->size_names[0] - 1);
         return -1;
     }
-    int at = 0;
-    while (at < ls->n_named && strcmp(ls->named[at], key))
-        at++;
-    if (at == CASE_MAX_SIZES) {
-        err_set(err, "%s: a custom case takes at most %d sizes", where, CASE_MAX_SIZES);
+    int at = size_index(ls, key);
+    if (at < 0 && ls->n_sizes == CASE_MAX_SIZES) {
+        err_set(err, "%s: a %s case takes at most %d sizes", where, ls->d->name, CASE_MAX_SIZES);
         return -1;
     }
-    if (at == ls->n_named)
-        snprintf(ls->named[ls->n_named++], sizeof ls->named[0], "%s", key);
-    return parse_size_list(val, &ls->named_sizes[at], key, where, err);
+    if (at < 0)
+        snprintf(ls->size_names[at = ls->n_sizes++], sizeof ls->size_names[0], "%s", key);
+    return parse_size_list(val, &ls->sizes[at], key, where, err);
+}
+
+static int takes_scalar(const struct op_desc *op, const char *key) { return op_word_listed(op->scalar_keys, key); }
+
+/* A key the op does not take: another op's scalar, or no key at all. */
+static int unknown_key(const struct line_spec *ls, const char *key, const char *where, struct hb_err *err)
+{
+    char keys[160] = "", ops[128];
+    op_names_where(takes_scalar, key, " and ", ops, sizeof ops);
+    if (ops[0])
+        return err_set(err, "%s: %s= applies to %s cases only", where, key, ops), -1;
+    for (int i = 0; i < ls->n_sizes; i++)
+        snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s, ", ls->size_names[i]);
+    snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "dist, special, seed, note");
+    for (int i = 0; i < ls->n_scalars; i++)
+        snprintf(keys + strlen(keys), sizeof keys - strlen(keys), ", %s", ls->scalar_names[i]);
+    return err_set(err, "%s: unknown key '%s' for %s (%s)", where, key, ls->d->name, keys), -1;
 }
 
 /* One key=value of a line into ls. */
@@ -372,28 +368,22 @@ static int parse_key(struct line_spec *ls, char *tok, const char *where, struct 
     }
     *eq = 0;
     const char *key = tok, *val = eq + 1;
-    int var = case_var_index(key);
-    if (var >= 0 && word_listed(op_get(ls->op)->size_keys, key))
-        return parse_size_list(val, &ls->sizes[var], key, where, err);
+    int at = ls->d->named_sizes ? -1 : size_index(ls, key);
+    if (at >= 0)
+        return parse_size_list(val, &ls->sizes[at], key, where, err);
     if (!strcmp(key, "dist"))
         return parse_dist_list(val, &ls->dist, where, err);
-    if ((!strcmp(key, "alpha") || !strcmp(key, "beta")) && ls->op != OP_CUSTOM)
-        return parse_scalar(ls, key, val, where, err);
+    for (int i = 0; i < ls->n_scalars; i++)
+        if (!strcmp(key, ls->scalar_names[i]))
+            return parse_scalar(ls, i, val, where, err);
     int *once = !strcmp(key, "special") ? &ls->have_special
                 : !strcmp(key, "seed")  ? &ls->have_seed
                 : !strcmp(key, "note")  ? &ls->have_note
                                         : NULL;
-    if (!once && ls->op == OP_CUSTOM)
+    if (!once && ls->d->named_sizes)
         return parse_named(ls, key, val, where, err);
-    if (!once) {
-        char keys[128];
-        snprintf(keys, sizeof keys, "%s", op_get(ls->op)->size_keys);
-        for (char *sp = keys; (sp = strchr(sp, ' '));)
-            memmove(sp + 1, sp, strlen(sp) + 1), *sp = ',', sp += 2;
-        err_set(err, "%s: unknown key '%s' for %s (%s, dist, special, seed, note%s)", where, key, op_name(ls->op), keys,
-                op_is_gemm(ls->op) ? ", alpha, beta" : "");
-        return -1;
-    }
+    if (!once)
+        return unknown_key(ls, key, where, err);
     if (*once) {
         err_set(err, "%s: %s given twice", where, key);
         return -1;
@@ -413,27 +403,23 @@ static int parse_key(struct line_spec *ls, char *tok, const char *where, struct 
 /* "sgemm needs M=, N= and K=": every key the op requires must be given. */
 static int check_required(const struct line_spec *ls, const char *where, struct hb_err *err)
 {
-    if (ls->op == OP_CUSTOM && !ls->n_named) {
-        err_set(err, "%s: custom needs its sizes (name=value, as the kernel's `sizes` names them)", where);
+    if (ls->d->named_sizes && !ls->n_sizes) {
+        err_set(err, "%s: %s needs its sizes (name=value, as the kernel's `sizes` names them)", where, ls->d->name);
         return -1;
     }
-    const char *required = op_get(ls->op)->required_keys;
-    char list[128] = "", words[128];
-    int missing = 0, n = 0;
-    snprintf(words, sizeof words, "%s", required);
-    for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save), n++)
-        missing |= !ls->sizes[case_var_index(w)].given;
+    char required[CASE_MAX_SIZES][16], list[128] = "";
+    int n = split_keys(ls->d->required_keys, required[0], sizeof required[0], CASE_MAX_SIZES), missing = 0;
+    for (int i = 0; i < n; i++)
+        missing |= size_index(ls, required[i]) < 0 || !ls->sizes[size_index(ls, required[i])].given;
     if (!missing)
         return 0;
-    snprintf(words, sizeof words, "%s", required);
-    int i = 0;
-    for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save), i++)
+    for (int i = 0; i < n; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s=",
                  i == 0       ? ""
                  : i == n - 1 ? " and "
                               : ", ",
-                 w);
-    err_set(err, "%s: %s needs %s", where, op_name(ls->op), list);
+                 required[i]);
+    err_set(err, "%s: %s needs %s", where, ls->d->name, list);
     return -1;
 }
 
@@ -449,9 +435,15 @@ int case_parse_line(char *text, const char *file, int line, struct case_set *set
     if (failed)
         return -1;
     if (op_parse(op, &ls.op)) {
-        err_set(err, "%s: unknown op '%s' (sgemm, sgemm_strided, reduce, custom, or include)", where, op);
+        char ops[160];
+        op_names_where(NULL, NULL, ", ", ops, sizeof ops);
+        err_set(err, "%s: unknown op '%s' (%s, or include)", where, op, ops);
         return -1;
     }
+    ls.d = op_get(ls.op);
+    ls.n_sizes =
+        ls.d->named_sizes ? 0 : split_keys(ls.d->size_keys, ls.size_names[0], sizeof ls.size_names[0], CASE_MAX_SIZES);
+    ls.n_scalars = split_keys(ls.d->scalar_keys, ls.scalar_names[0], sizeof ls.scalar_names[0], CASE_MAX_SCALARS);
     char *name = next_token(&cursor, where, err, &failed);
     if (failed)
         return -1;

@@ -187,6 +187,9 @@ void cus_compare(const struct cus_desc *d, const struct cus_data *cd, const void
 void cus_never_written(const struct cus_desc *d, const struct cus_data *cd, const void *const first[],
                        const void *const again[], struct cmp_result *cmp);
 
+/* How bench times a custom kernel (custom_bench.c). */
+extern const struct op_bench cus_bench;
+
 extern const struct op_desc op_custom;
 
 #endif

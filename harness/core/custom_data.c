@@ -206,7 +206,23 @@ static void cus_note(const struct case_data *d, const struct kern_desc *k, struc
                    o->lang, o->name, cus_oracle_width(o));
 }
 
-static void cus_describe(const struct rep_result *r, char *buf, size_t len) { snprintf(buf, len, "%s", r->sizes); }
+static void cus_describe(const struct rep_result *r, char *buf, size_t len)
+{
+    case_sizes_text(r->sizes, r->n_sizes, buf, len);
+}
+
+/* About an output element per combination of its sizes. */
+static void cus_work(const struct hb_case *c, double *madds, double *elements)
+{
+    *madds = 0;
+    *elements = case_size_product(c);
+}
+
+static const char *cus_data_error(const struct case_data *d, const struct kern_desc *k)
+{
+    const struct cus_data *kd = cus_find(d, k);
+    return kd && kd->error[0] ? kd->error : NULL;
+}
 
 static void cus_name_element(long i, long j, char *buf, size_t len)
 {
@@ -245,14 +261,19 @@ const struct op_desc op_custom = {
     .name = "custom",
     .size_keys = "",
     .required_keys = "",
+    .scalar_keys = "",
+    .named_sizes = 1,
+    .declares_signature = 1,
     .grid_vars = "",
     .unit = "elements",
     .prepare_forks = 1,
     .params = cus_no_params,
     .default_args = "",
+    .work = cus_work,
     .prepare = cus_prepare,
     .reference = cus_op_reference,
     .release = cus_release,
+    .data_error = cus_data_error,
     .layout = cus_layout,
     .compare = cus_op_compare,
     .never_written = cus_op_never_written,
@@ -260,4 +281,5 @@ const struct op_desc op_custom = {
     .describe = cus_describe,
     .name_element = cus_name_element,
     .case_bytes = cus_case_bytes,
+    .bench = &cus_bench,
 };

@@ -59,32 +59,33 @@ static float wideint_odd(uint64_t *s, int bits)
 
 /* What every wideint value of one fill shares, worked out once per fill, not per element. */
 struct wideint_shape {
-    int gemm, bits; /* reduce: odd integers of `bits` bits */
-    int amp;        /* gemm B: halves j/2 with |j| <= amp, on every stride-th row */
+    int products, bits; /* sums of the inputs: odd integers of `bits` bits */
+    int amp;            /* products, B: halves j/2 with |j| <= amp, on every stride-th row */
     long stride;
+    long row; /* products: B's row length (N) */
 };
 
-static struct wideint_shape wideint_shape(const struct hb_case *c, long len)
+static struct wideint_shape wideint_shape(long len, int products, long row)
 {
-    struct wideint_shape w = {op_is_gemm(c->op), 1, 0, 1};
+    struct wideint_shape w = {products, 1, 0, 1, row};
     while (w.bits < 24 && len * ((1L << (w.bits + 1)) - 1) <= (1L << 24) - 1)
         w.bits++;
     w.amp = gen_wideint_amplitude(len, &w.stride);
     return w;
 }
 
-/* gemm: A (stream 0) odd integers of 12 bits, 2049..4095, so a TF32 (11-bit) or bf16
+/* Products: A (stream 0) odd integers of 12 bits, 2049..4095, so a TF32 (11-bit) or bf16
  * (8-bit) copy differs in every element; B (stream 1) halves j/2, |j| <= amplitude, on
  * every stride-th row of K and zero elsewhere, so at most 4097 terms per output are
- * nonzero and every sum is exact. reduce: odd integers as wide as len terms allow. */
-static float wideint_value(uint64_t *s, const struct hb_case *c, const struct wideint_shape *w, int stream, size_t i)
+ * nonzero and every sum is exact. Sums of the inputs: odd integers as wide as len terms allow. */
+static float wideint_value(uint64_t *s, const struct wideint_shape *w, int stream, size_t i)
 {
-    if (!w->gemm)
+    if (!w->products)
         return wideint_odd(s, w->bits);
     if (stream == 0)
         return wideint_odd(s, 12); /* at most WIDEINT_TOP */
     float v = (float)((long)(splitmix64(s) % (uint64_t)(2 * w->amp + 1)) - w->amp) * 0.5f;
-    long row = c->N > 0 ? (long)(i / (size_t)c->N) : 0;
+    long row = w->row > 0 ? (long)(i / (size_t)w->row) : 0;
     return row % w->stride ? 0.0f : v;
 }
 
@@ -105,15 +106,15 @@ void gen_uniform(double *out, size_t n, const struct hb_case *c, int stream, dou
     }
 }
 
-void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int stream)
+static void fill(float *out, size_t n, const struct hb_case *c, long len, int products, long row, int stream)
 {
     uint64_t s = gen_state(c, stream);
     len = len < 1 ? 1 : len;
-    int amp = gen_exact_amplitude(len, op_is_gemm(c->op) ? 2 : 1);
-    struct wideint_shape w = wideint_shape(c, len);
+    int amp = gen_exact_amplitude(len, products ? 2 : 1);
+    struct wideint_shape w = wideint_shape(len, products, row);
     for (size_t i = 0; i < n; i++) {
         switch (c->dist) {
-        case DIST_WIDEINT: out[i] = wideint_value(&s, c, &w, stream, i); break;
+        case DIST_WIDEINT: out[i] = wideint_value(&s, &w, stream, i); break;
         case DIST_EXACT: out[i] = (float)((long)(splitmix64(&s) % (uint64_t)(2 * amp + 1)) - amp) * 0.5f; break;
         case DIST_CANCEL: {
             float mag = ldexpf(1.0f + unit(&s), (int)(splitmix64(&s) % 41) - 20);
@@ -138,4 +139,14 @@ void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int strea
         if (c->specials & SPECIAL_SUBNORMAL)
             out[splitmix64(&s) % n] = (unit(&s) + 0x1p-24f) * FLT_MIN * ((splitmix64(&s) & 1) ? -1 : 1);
     }
+}
+
+void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int stream)
+{
+    fill(out, n, c, len, 0, 0, stream);
+}
+
+void gen_fill_products(float *out, size_t n, const struct hb_case *c, long len, long row, int stream)
+{
+    fill(out, n, c, len, 1, row, stream);
 }

@@ -9,11 +9,15 @@
 
 #include "case.h"
 
-/* Fills n floats. `len` is the accumulation length each output sums over (K for sgemm,
- * the chunk for reduce): DIST_EXACT and DIST_WIDEINT pick magnitudes small enough for every
- * sum of that length to be exact in float, in any order. `stream` separates A from B
- * (row-major M x K and K x N: DIST_WIDEINT reads the row of B from c->N). */
+/* Fills n floats of an input whose outputs are sums of `len` of its values (the chunk of a
+ * reduction): DIST_EXACT and DIST_WIDEINT pick magnitudes small enough for every sum of that
+ * length to be exact in float, in any order. `stream` separates one input from another. The
+ * caller (the op) says what its outputs sum: gen.c knows no op. */
 void gen_fill(float *out, size_t n, const struct hb_case *c, long len, int stream);
+/* The same for the factors of outputs that sum `len` products of two inputs (sgemm: K terms
+ * of A's stream 0 times B's stream 1, B row-major with rows `row` long, as DIST_WIDEINT reads
+ * it). */
+void gen_fill_products(float *out, size_t n, const struct hb_case *c, long len, long row, int stream);
 
 /* Fills n values uniform in [lo, hi) (whole: whole numbers lo..hi-1) from the case's seed and
  * `stream`, for custom buffers of integer types and `init = range LO HI`. */

@@ -101,14 +101,11 @@ int kern_written_for(const struct kern_desc *k, int width)
 
 int kern_expected_bad(const struct kern_desc *k, int width) { return k->expect || !kern_written_for(k, width); }
 
+/* A grid variable is the one-letter size key of the case (op_desc.grid_vars). */
 static long size_var(const struct hb_case *c, char var)
 {
-    switch (var) {
-    case 'M': return c->M;
-    case 'N': return c->N;
-    case 'K': return c->K;
-    default: return c->n;
-    }
+    char name[2] = {var, 0};
+    return case_size(c, name);
 }
 
 int kern_grid(const struct kern_desc *k, const struct hb_case *c, unsigned grid[3], struct hb_err *err)

@@ -28,7 +28,9 @@ static int set_op(struct key_ctx *c)
 {
     if (!op_parse(c->val, &c->k->op))
         return 0;
-    err_set(c->err, "%s: op = %s: expected sgemm, sgemm_strided, reduce or custom", c->where, c->val);
+    char ops[160];
+    op_names_where(NULL, NULL, " or ", ops, sizeof ops);
+    err_set(c->err, "%s: op = %s: expected %s", c->where, c->val, ops);
     return -1;
 }
 
@@ -175,15 +177,24 @@ static int key_index(const char *name)
     return -1;
 }
 
-/* op = custom: its own keys and grid (custom_parse.c); any other op may not give them. */
+static int declares_signature(const struct op_desc *op, const char *word)
+{
+    (void)word;
+    return op->declares_signature;
+}
+
+/* An op whose kernels declare their own sizes, buffers, scalars and grid (custom): those keys
+ * (custom_parse.c); any other op may not give them. */
 static int finish_custom(struct kern_desc *k, struct seen *s, const char *path, const char *dir, struct hb_err *err)
 {
     int first = key_index(cus_key_names[0]);
-    if (k->op != OP_CUSTOM) {
+    if (!op_get(k->op)->declares_signature) {
+        char ops[128];
+        op_names_where(declares_signature, NULL, " and ", ops, sizeof ops);
         for (int i = 0; i < CUS_KEYS; i++)
             if (s->line[first + i])
-                return err_set(err, "%s:%d: kernel [%s]: %s applies to op = custom only", path, s->line[first + i],
-                               k->name, cus_key_names[i]),
+                return err_set(err, "%s:%d: kernel [%s]: %s applies to op = %s only", path, s->line[first + i], k->name,
+                               cus_key_names[i], ops),
                        -1;
         return 0;
     }
@@ -194,8 +205,8 @@ static int finish_custom(struct kern_desc *k, struct seen *s, const char *path, 
     for (int i = 0; i < CUS_KEYS; i++)
         keys.text[i] = s->later[first + i], keys.line[i] = s->line[first + i];
     if (!s->later[key_index("args")])
-        return err_set(err, "%s:%d: custom kernel [%s] has no 'args' (its parameters in order)", path, k->line,
-                       k->name),
+        return err_set(err, "%s:%d: %s kernel [%s] has no 'args' (its parameters in order)", path, k->line,
+                       op_name(k->op), k->name),
                -1;
     k->custom = cus_parse(&keys, path, dir, err);
     return k->custom ? 0 : -1;
@@ -219,6 +230,9 @@ static int finish_source(const struct kern_desc *k, const struct seen *s, const 
     return 0;
 }
 
+static int takes_chunk(const struct op_desc *op, const char *word) { return (void)word, op->takes_chunk; }
+static int takes_layout(const struct op_desc *op, const char *word) { return (void)word, op->takes_layout; }
+
 static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, const char *dir, struct hb_err *err)
 {
     for (int i = 0; i < KERN_KEYS; i++)
@@ -226,9 +240,11 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
             err_set(err, "%s:%d: kernel [%s] has no '%s'", path, k->line, k->name, kern_keys[i].name);
             return -1;
         }
-    int chunk_line = s->line[key_index("chunk")];
+    int chunk_line = s->line[key_index("chunk")], layout_line = s->line[key_index("layout")];
+    char ops[128];
     if (!op_get(k->op)->takes_chunk && chunk_line) {
-        err_set(err, "%s:%d: kernel [%s]: chunk applies to reduce only", path, chunk_line, k->name);
+        op_names_where(takes_chunk, NULL, " and ", ops, sizeof ops);
+        err_set(err, "%s:%d: kernel [%s]: chunk applies to %s only", path, chunk_line, k->name, ops);
         return -1;
     }
     int red = key_index(red_key_names[0]);
@@ -237,15 +253,17 @@ static int finish_kernel(struct kern_desc *k, struct seen *s, const char *path, 
     char where[300];
     snprintf(where, sizeof where, "%s:%d", path, s->line[key_index("grid")]);
     if (finish_custom(k, s, path, dir, err) ||
-        (k->op != OP_CUSTOM && kern_parse_grid(s->later[key_index("grid")], k->op, k->grid, where, err)))
+        (!op_get(k->op)->declares_signature &&
+         kern_parse_grid(s->later[key_index("grid")], k->op, k->grid, where, err)))
         return -1;
     snprintf(where, sizeof where, "%s:%d", path, s->line[key_index("args")]);
     if (s->later[key_index("args")] && kern_parse_args(s->later[key_index("args")], k, where, err))
         return -1;
     if (red_check_args(k, s->line[key_index("args")], err))
         return -1;
-    if (s->line[key_index("layout")] && !op_get(k->op)->gemm) {
-        err_set(err, "%s:%d: kernel [%s]: layout applies to sgemm only", path, s->line[key_index("layout")], k->name);
+    if (layout_line && !op_get(k->op)->takes_layout) {
+        op_names_where(takes_layout, NULL, " and ", ops, sizeof ops);
+        err_set(err, "%s:%d: kernel [%s]: layout applies to %s only", path, layout_line, k->name, ops);
         return -1;
     }
     if (!s->line[key_index("widths")])

@@ -175,14 +175,17 @@ int kern_parse_args(const char *val, struct kern_desc *k, const char *where, str
         if (kern_parse_arg(tok, k, where, err))
             return -1;
     const struct op_param *p = kern_params(k, k->op);
+    const struct op_desc *op = op_get(k->op);
     for (int i = 0; p[i].name; i++) {
-        int listed = p[i].kind != HB_PARAM_BUF && !(k->op == OP_SGEMM_STRIDED && !strncmp(p[i].name, "ld", 2));
+        int needed = op->args_needed && op_word_listed(op->args_needed, p[i].name);
+        int listed = p[i].kind != HB_PARAM_BUF && !needed;
         for (int j = 0; j < k->n_args; j++)
             listed |= k->args[j].param == i;
         if (!listed) {
+            char why[160];
+            snprintf(why, sizeof why, "%s %s", op->name, needed ? op->args_needed_why : "");
             err_set(err, "%s: args = %s: '%s' is missing (%s)", where, val, p[i].name,
-                    p[i].kind == HB_PARAM_BUF ? "every buffer of the op is a parameter"
-                                              : "sgemm_strided cases need their strides");
+                    p[i].kind == HB_PARAM_BUF ? "every buffer of the op is a parameter" : why);
             return -1;
         }
     }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* op.h: the ops as one table. Everything that differs between sgemm, sgemm_strided, reduce and
  * custom lives in one struct op_desc per op (op_gemm.c, op_reduce.c, custom_data.c): its case
- * keys, the size variables a grid may use, how its inputs and references are made, how its
- * buffers are laid out, how its outputs are checked and how a case is described. The rest of
- * the core asks this table, so adding an op is one new op_<name>.c, a line in op.c, and case
+ * keys and scalars, the size variables a grid may use, how its inputs and references are made,
+ * how its buffers are laid out, how its outputs are checked, how a case is described, shrunk,
+ * costed and timed by bench. Nothing outside an op's own files names an op or its sizes
+ * (tests/op_names.py counts them, in tests/integration/layers.sh), so adding an op is one new
+ * op_<name>.c, its enum value and extern here, its line in op.c's table, its tests and case
  * lines. */
 #ifndef HB_OP_H
 #define HB_OP_H
@@ -74,16 +76,41 @@ struct op_param {
     unsigned char slot;
 };
 
+/* How `harness bench` times an op's kernels (cmd/bench.c). */
+enum op_bench_rate {
+    OP_BENCH_FLOPS, /* an n x n x n product at each --sizes, TFLOPS, against the vendor library */
+    OP_BENCH_BYTES, /* n elements in (--reduce-n), GB/s of the bytes it moves, against a copy */
+};
+struct op_bench {
+    enum op_bench_rate rate;
+    /* The section's heading: what is timed, on what data, and how the rate counts. */
+    void (*heading)(char *buf, size_t len, int runs, long n);
+    /* The case a point of size n runs (uniform data, seed n; sgemm: alpha 1, beta 0): 0, or -1
+     * with why when kernel k (NULL: the vendor library) cannot be timed at that size. */
+    int (*point)(const struct kern_desc *k, long n, struct hb_case *c, char *why, size_t len);
+    /* One launch's work on c: its flops (OP_BENCH_FLOPS) or the bytes it reads and writes. */
+    double (*work)(const struct kern_desc *k, const struct hb_case *c);
+};
+
 struct op_desc {
     const char *name;
-    const char *size_keys;     /* the size keys a case line takes: "M N K" */
+    const char *size_keys;     /* the size keys a case line takes, in its order: "M N K" */
     const char *required_keys; /* those it must give */
-    const char *grid_vars;     /* letters a manifest grid may divide by: "MNK" */
-    const char *unit;          /* what the checked output elements are: "elements", "partials" */
-    int gemm;                  /* an M x N x K product */
-    int matrix_output;         /* the output is rows x columns (heat maps fold both); else a list */
-    int has_total;             /* the outputs are partials of one total (its error is reported) */
-    int takes_chunk;           /* its manifests may say `chunk` (reduce.h says when they must) */
+    const char *scalar_keys;   /* the float keys a case line may give: "alpha beta" ("" none) */
+    /* Its case lines name their own sizes (custom: rows=4 cols=7, whatever its kernels call
+     * them): records give them as text (`sizes`), not in the size columns (op_size_columns). */
+    int named_sizes;
+    const char *grid_vars; /* letters a manifest grid may divide by: "MNK" */
+    const char *unit;      /* what the checked output elements are: "elements", "partials" */
+    int takes_layout;      /* its manifests may say `layout` (rows or columns) */
+    int has_total;         /* the outputs are partials of one total (its error is reported) */
+    int takes_chunk;       /* its manifests may say `chunk` (reduce.h says when they must) */
+    /* Its kernels declare their own sizes, buffers, scalars and grid (custom.h): the manifest's
+     * keys for those apply to it alone. */
+    int declares_signature;
+    /* The backends' vendor library (hb_backend.vendor_sgemm) runs its cases: a second oracle,
+     * and bench's yardstick for it. */
+    int vendor;
     /* Its prepare forks (a C reference runs in a child): plan.c runs it before the reference
      * threads start, as a fork while OpenBLAS computes on another thread hangs in OpenBLAS's
      * fork handler. */
@@ -92,18 +119,35 @@ struct op_desc {
      * that declares none: the op's ABI (kernels/README.md). */
     const struct op_param *params;
     const char *default_args;
+    /* Words a declared `args` must list besides the buffers ("lda ldb ldc"), and why ("cases
+     * need their strides"); NULL: none. */
+    const char *args_needed, *args_needed_why;
     /* Optional: the words of kernel k where they depend on its form (a reduction's identity is
      * a float or an integer by its type); the same names and buffers as params. */
     const struct op_param *(*params_of)(const struct kern_desc *k);
-    /* Optional: completes and checks one case after its sizes are set (defaults, limits);
+    /* Optional: completes and checks one case after its sizes are set: a size key the line did
+     * not give is -1 until here (0 after), and a scalar not given holds 0 (defaults, limits);
      * -1 with "where: problem" in err. */
     int (*complete_case)(struct hb_case *c, const char *where, struct hb_err *err);
+    /* The sizes --shrink makes smaller ("M N K"; NULL: every size of the case), and optionally
+     * how the others follow them from the case `from` a candidate was made of (sgemm_strided
+     * keeps each stride's padding past its row). */
+    const char *shrink_keys;
+    void (*shrink_follow)(const struct hb_case *from, struct hb_case *to);
+    /* A case's work, for the order of a run and its cuts: multiply-adds and elements made,
+     * copied and checked on the host. */
+    void (*work)(const struct hb_case *c, double *madds, double *elements);
+    /* Bytes of case c's buffers, the largest set among the kernels of ks that run it. */
+    double (*case_bytes)(const struct hb_case *c, const struct kern_set *ks);
     /* Inputs for every selected kernel of `ks`, and what a layout needs (arena_calloc). */
     void (*prepare)(struct case_data *d, const struct kern_set *ks);
     /* Every reference they are judged against, after prepare (arena_calloc_own, and ref.h's
      * arrays wherever ref_set_keep says). */
     void (*reference)(struct case_data *d, const struct kern_set *ks);
     void (*release)(struct case_data *d);
+    /* Optional: why prepare could not make kernel k's data on case d (a custom buffer its
+     * sizes cannot size), or NULL. */
+    const char *(*data_error)(const struct case_data *d, const struct kern_desc *k);
     /* Buffers, integers and floats for kernel k (NULL: the vendor library) on case d. */
     void (*layout)(const struct case_data *d, const struct kern_desc *k, struct op_layout *l);
     /* Optional (NULL: none). On the (first) output's image before upload: what else it holds
@@ -122,23 +166,39 @@ struct op_desc {
      * value there) are added to cmp as unwritten. */
     void (*never_written)(const struct case_data *d, const struct kern_desc *k, const void *const first[],
                           const void *const again[], struct cmp_result *cmp);
-    /* Optional: what a report row says of kernel k's view of the case (sgemm: its alpha, beta
-     * and layout). */
+    /* Optional: what a report row says of kernel k's view of the case (sgemm: the alpha and beta
+     * it computes with, its storage). */
     void (*note)(const struct case_data *d, const struct kern_desc *k, struct rep_result *r);
-    /* Optional: bytes of case c's buffers where they depend on the kernels that run it (custom);
-     * without it the run sizes a case from its M, N, K or n. */
-    double (*case_bytes)(const struct hb_case *c, const struct kern_set *ks);
     /* The case's parameters for a report line: "17x31x9 lda 18 ldb 32 ldc 32". */
     void (*describe)(const struct rep_result *r, char *buf, size_t len);
     /* One output element by its indices: "C[3][4]", "partial 3". */
     void (*name_element)(long i, long j, char *buf, size_t len);
+    /* Optional: the rows and columns the output is (sgemm's C, M x N), for the HTML heat map;
+     * without it, a list. */
+    void (*heat_shape)(const struct rep_result *r, long *rows, long *cols);
+    /* How bench times its kernels; NULL: it does not. */
+    const struct op_bench *bench;
 };
+
+/* The size columns of a result record (docs/json-schema.md), in its order: every size of an
+ * op whose cases do not name their own is one of them; a record shows 0 for one it lacks. */
+#define OP_SIZE_COLUMNS 7
+extern const char *const op_size_columns[OP_SIZE_COLUMNS];
 
 const struct op_desc *op_get(enum hb_op op);
 const char *op_name(enum hb_op op);
 int op_parse(const char *s, enum hb_op *out);
-/* sgemm or sgemm_strided: an M x N x K product. */
-int op_is_gemm(enum hb_op op);
+/* The op the vendor library runs (op_desc.vendor). */
+enum hb_op op_vendor(void);
+/* The names of the ops `pick` accepts (with `word`; NULL: every op), for a message, the last
+ * two joined by `last`: "sgemm and sgemm_strided" (" and "); "" when it accepts none. */
+void op_names_where(int (*pick)(const struct op_desc *op, const char *word), const char *word, const char *last,
+                    char *buf, size_t len);
+/* Whether `word` is one of the space-separated `words` (NULL: none). */
+int op_word_listed(const char *words, const char *word);
+/* Case c as the run's selection fingerprint has always read it (plan_account.c), so shards
+ * written before the sizes were generic still merge with today's. */
+void op_case_fingerprint(const struct hb_case *c, char *buf, size_t len);
 /* Index of `name` in the op's signature vocabulary, or -1. */
 int op_param_find(enum hb_op op, const char *name);
 

@@ -44,6 +44,16 @@ struct gemm_data {
 
 static inline int gemm_strided(const struct hb_case *c) { return c->op == OP_SGEMM_STRIDED; }
 
+/* A case's (or a record's) sizes by name: M x K times K x N, and for sgemm_strided the row
+ * strides lda, ldb, ldc (0 for sgemm: gemm_ld says what a kernel gets). */
+struct gemm_dims {
+    long M, N, K, lda, ldb, ldc;
+};
+struct gemm_dims gemm_dims_of(const struct case_size *s, int n);
+static inline struct gemm_dims gemm_dims(const struct hb_case *c) { return gemm_dims_of(c->sizes, c->n_sizes); }
+/* Where alpha and beta stand in a case's scalars (the ops' scalar_keys, "alpha beta"). */
+enum { GEMM_ALPHA_AT, GEMM_BETA_AT };
+
 /* Leading dimensions of A, B, C stored by rows or by columns (op_gemm_data.c says how). */
 void gemm_ld(const struct hb_case *c, int col, long ld[3]);
 /* The alpha and beta kernel k computes with on case c: 1 and 0 for what it does not take. */

@@ -15,17 +15,25 @@
 /* A case's lda, ldb, ldc are given for storage by rows (>= K, N, N). Stored by columns, each
  * matrix keeps the same padding past its column (>= M, K, M): lda = M + (lda - K), so one case
  * line tests both layouts. sgemm cases have no padding: ld is the row or column length. */
+struct gemm_dims gemm_dims_of(const struct case_size *s, int n)
+{
+    struct gemm_dims m = {case_size_of(s, n, "M"),   case_size_of(s, n, "N"),   case_size_of(s, n, "K"),
+                          case_size_of(s, n, "lda"), case_size_of(s, n, "ldb"), case_size_of(s, n, "ldc")};
+    return m;
+}
+
 void gemm_ld(const struct hb_case *c, int col, long ld[3])
 {
-    long by_row[3] = {c->K, c->N, c->N}, by_col[3] = {c->M, c->K, c->M}, given[3] = {c->lda, c->ldb, c->ldc};
+    struct gemm_dims m = gemm_dims(c);
+    long by_row[3] = {m.K, m.N, m.N}, by_col[3] = {m.M, m.K, m.M}, given[3] = {m.lda, m.ldb, m.ldc};
     for (int i = 0; i < 3; i++)
         ld[i] = (col ? by_col[i] : by_row[i]) + (gemm_strided(c) ? given[i] - by_row[i] : 0);
 }
 
 void gemm_scalars(const struct hb_case *c, const struct kern_desc *k, float *alpha, float *beta)
 {
-    *alpha = kern_takes(k, "alpha") ? c->alpha : 1.0f;
-    *beta = kern_takes(k, "beta") ? c->beta : 0.0f;
+    *alpha = kern_takes(k, "alpha") ? c->scalars[GEMM_ALPHA_AT].value : 1.0f;
+    *beta = kern_takes(k, "beta") ? c->scalars[GEMM_BETA_AT].value : 0.0f;
 }
 
 const struct ref_sgemm *gemm_ref(const struct gemm_data *g, float alpha, float beta)
@@ -62,13 +70,15 @@ static float *gemm_image(float *m, long rows, long cols, long ld, int col, size_
  * element left as it was is unwritten (compare.h). */
 static float *gemm_given(const struct hb_case *c)
 {
-    size_t n = (size_t)c->M * (size_t)c->N;
+    struct gemm_dims m = gemm_dims(c);
+    float alpha = c->scalars[GEMM_ALPHA_AT].value, beta = c->scalars[GEMM_BETA_AT].value;
+    size_t n = (size_t)m.M * (size_t)m.N;
     float *out = arena_calloc(n + 1, sizeof(float));
     struct hb_case as = *c;
     int exact = c->dist == DIST_EXACT || c->dist == DIST_WIDEINT;
     as.dist = exact ? DIST_EXACT : c->dist == DIST_SPECIAL ? DIST_UNIFORM : c->dist;
-    gen_fill(out, n, &as, c->K, 2); /* exact: j/2, |j| within the amplitude for K two-factor terms */
-    double ratio = (c->alpha != 0 ? fabs(c->alpha) : 1.0) / (c->beta != 0 ? fabs(c->beta) : 1.0);
+    gen_fill_products(out, n, &as, m.K, m.N, 2); /* exact: j/2, |j| within the amplitude for K two-factor terms */
+    double ratio = (alpha != 0 ? fabs(alpha) : 1.0) / (beta != 0 ? fabs(beta) : 1.0);
     double grid = c->dist == DIST_EXACT ? 0.25 : 0.5;
     double half = c->dist == DIST_EXACT ? 0.5 : 0.0;
     for (size_t i = 0; exact && i < n; i++)
@@ -104,17 +114,18 @@ void gemm_prepare(struct case_data *d, const struct kern_set *ks)
     struct gemm_data *g = arena_calloc(1, sizeof *g);
     d->ref = g;
     /* The same values whatever the layout: references come from the compact matrices. */
-    size_t n[2] = {(size_t)c->M * c->K, (size_t)c->K * c->N};
+    struct gemm_dims dm = gemm_dims(c);
+    size_t n[2] = {(size_t)dm.M * dm.K, (size_t)dm.K * dm.N};
     float **m[2] = {&g->a, &g->b};
     for (int i = 0; i < 2; i++) {
         *m[i] = arena_calloc(n[i] + 1, sizeof(float));
-        gen_fill(*m[i], n[i], c, c->K, i);
+        gen_fill_products(*m[i], n[i], c, dm.K, dm.N, i);
     }
     int col = 0, given = 0;
     gemm_pairs(g, c, ks, &col, &given);
     if (given)
         g->c = gemm_given(c);
-    long rows[3] = {c->M, c->K, c->M}, cols[3] = {c->K, c->N, c->N};
+    long rows[3] = {dm.M, dm.K, dm.M}, cols[3] = {dm.K, dm.N, dm.N};
     float *src[3] = {g->a, g->b, g->c};
     for (int l = 0; l <= col; l++) {
         long ld[3];
@@ -128,11 +139,11 @@ void gemm_prepare(struct case_data *d, const struct kern_set *ks)
 void gemm_reference(struct case_data *d, const struct kern_set *ks)
 {
     (void)ks; /* gemm_prepare listed the (alpha, beta) pairs of its kernels */
-    const struct hb_case *c = d->c;
+    struct gemm_dims m = gemm_dims(d->c);
     struct gemm_data *g = d->ref;
     for (int i = 0; i < g->n_refs; i++) {
         struct gemm_ref *r = &g->refs[i];
-        ref_sgemm_compute_scaled(&r->r, g->a, g->b, r->beta != 0 ? g->c : NULL, r->alpha, r->beta, c->M, c->N, c->K);
+        ref_sgemm_compute_scaled(&r->r, g->a, g->b, r->beta != 0 ? g->c : NULL, r->alpha, r->beta, m.M, m.N, m.K);
     }
 }
 

@@ -38,6 +38,9 @@ struct reduce_refs {
     struct reduce_ref r[REDUCE_MAX_REFS];
 };
 
+/* The one size of a reduce case (or record): x's length. */
+static long reduce_n(const struct case_size *s, int n) { return case_size_of(s, n, "n"); }
+
 static int type_slot(enum hb_type t)
 {
     switch (t) {
@@ -87,24 +90,25 @@ static void make_input(struct case_data *d, enum hb_type t)
 static void reduce_prepare(struct case_data *d, const struct kern_set *ks)
 {
     const struct hb_case *c = d->c;
-    d->in_n[SLOT_F32] = (size_t)c->n;
+    long n = reduce_n(c->sizes, c->n_sizes);
+    d->in_n[SLOT_F32] = (size_t)n;
     d->in[SLOT_F32] = arena_calloc(d->in_n[SLOT_F32], sizeof(float));
     d->n_in = SLOTS;
     /* Exact data must sum exactly over the largest chunk of any kernel (a total: all of x). */
     long longest = 1, f64_outputs = 0;
     for (int i = 0; i < ks->n; i++)
         if (ks->k[i].op == OP_REDUCE) {
-            long len = ks->k[i].reduce.one_total ? c->n : ks->k[i].chunk;
+            long len = ks->k[i].reduce.one_total ? n : ks->k[i].chunk;
             longest = len > longest ? len : longest;
         }
-    gen_fill(d->in[SLOT_F32], d->in_n[SLOT_F32], c, longest < c->n ? longest : c->n, 0);
+    gen_fill(d->in[SLOT_F32], d->in_n[SLOT_F32], c, longest < n ? longest : n, 0);
     for (int i = 0; i < ks->n; i++) {
         const struct kern_desc *k = &ks->k[i];
         if (k->op != OP_REDUCE || !kern_runs_case(k, c))
             continue;
         make_input(d, (enum hb_type)k->reduce.type);
-        if (k->reduce.type == TY_F64 && !k->reduce.one_total && red_outputs(k, c->n) > f64_outputs)
-            f64_outputs = red_outputs(k, c->n);
+        if (k->reduce.type == TY_F64 && !k->reduce.one_total && red_outputs(k, n) > f64_outputs)
+            f64_outputs = red_outputs(k, n);
     }
     if (f64_outputs) {
         d->in[SLOT_F64_POISON] = arena_calloc((size_t)f64_outputs, sizeof(double));
@@ -124,7 +128,7 @@ static int same_form(const struct reduce_ref *r, const struct kern_desc *k)
 /* The reference of kernel k's form: exact, or a float sum with its bound. */
 static void reduce_one_ref(const struct case_data *d, const struct kern_desc *k, struct reduce_ref *r)
 {
-    long n = d->c->n, chunk = k->reduce.one_total ? (n > 0 ? n : 1) : k->chunk;
+    long n = reduce_n(d->c->sizes, d->c->n_sizes), chunk = k->reduce.one_total ? (n > 0 ? n : 1) : k->chunk;
     enum hb_type t = (enum hb_type)k->reduce.type;
     r->chunk = k->reduce.one_total ? 0 : k->chunk;
     r->form = k->reduce;
@@ -179,7 +183,7 @@ static void reduce_layout(const struct case_data *d, const struct kern_desc *k, 
     static const struct kern_desc plain = {.chunk = 1};
     const struct kern_desc *f = k ? k : &plain;
     enum hb_type t = (enum hb_type)f->reduce.type, pt = red_partial_type(t);
-    long n = d->c->n;
+    long n = reduce_n(d->c->sizes, d->c->n_sizes);
     l->n_bufs = 2, l->role[1] = OP_ROLE_OUT;
     l->type[0] = (unsigned char)t, l->type[1] = (unsigned char)pt;
     l->data[0] = d->in[type_slot(t)], l->bytes[0] = (size_t)n * ty_get(t)->size;
@@ -216,14 +220,24 @@ static void reduce_compare(const struct case_data *d, const struct kern_desc *k,
 
 static double reduce_case_bytes(const struct hb_case *c, const struct kern_set *ks)
 {
-    double bytes = 4.0 * (double)c->n * 1.01;
+    long n = reduce_n(c->sizes, c->n_sizes);
+    double bytes = 4.0 * (double)n * 1.01;
     for (int i = 0; i < ks->n; i++)
         if (ks->k[i].op == OP_REDUCE && kern_runs_case(&ks->k[i], c) && ks->k[i].reduce.type != TY_F32)
-            bytes += (double)ty_get((enum hb_type)ks->k[i].reduce.type)->size * (double)c->n;
+            bytes += (double)ty_get((enum hb_type)ks->k[i].reduce.type)->size * (double)n;
     return bytes;
 }
 
-static void reduce_describe(const struct rep_result *r, char *buf, size_t len) { snprintf(buf, len, "n=%ld", r->n); }
+static void reduce_work(const struct hb_case *c, double *madds, double *elements)
+{
+    *madds = 0;
+    *elements = (double)reduce_n(c->sizes, c->n_sizes);
+}
+
+static void reduce_describe(const struct rep_result *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "n=%ld", reduce_n(r->sizes, r->n_sizes));
+}
 
 static void reduce_name_element(long i, long j, char *buf, size_t len)
 {
@@ -247,10 +261,40 @@ static const struct op_param *reduce_params_of(const struct kern_desc *k)
     return ty_get((enum hb_type)k->reduce.type)->is_float ? reduce_params : reduce_params_int;
 }
 
+static void reduce_bench_heading(char *buf, size_t len, int runs, long n)
+{
+    (void)runs;
+    snprintf(buf, len, "Reductions (n = %ld floats; GB/s of input read; a copy counts bytes read plus written)", n);
+}
+
+/* x of n elements in the kernel's type. */
+static int reduce_bench_point(const struct kern_desc *k, long n, struct hb_case *c, char *why, size_t len)
+{
+    (void)k, (void)why, (void)len;
+    memset(c, 0, sizeof *c);
+    c->op = OP_REDUCE;
+    c->dist = DIST_UNIFORM; /* never time zeros: they can run faster than real data */
+    c->seed = (uint64_t)n;
+    case_size_set(c->sizes, &c->n_sizes, "n", n);
+    case_sizes_text(c->sizes, c->n_sizes, c->name, sizeof c->name);
+    return 0;
+}
+
+/* x read, as n floats: the rate is input read, whatever the type (the copy's yardstick). */
+static double reduce_bench_bytes(const struct kern_desc *k, const struct hb_case *c)
+{
+    (void)k;
+    return (double)reduce_n(c->sizes, c->n_sizes) * sizeof(float);
+}
+
+static const struct op_bench reduce_bench = {OP_BENCH_BYTES, reduce_bench_heading, reduce_bench_point,
+                                             reduce_bench_bytes};
+
 const struct op_desc op_reduce = {
     .name = "reduce",
     .size_keys = "n",
     .required_keys = "n",
+    .scalar_keys = "",
     .grid_vars = "n",
     .unit = "partials",
     .takes_chunk = 1,
@@ -258,12 +302,14 @@ const struct op_desc op_reduce = {
     .params = reduce_params,
     .default_args = "x partials n",
     .params_of = reduce_params_of,
+    .work = reduce_work,
+    .case_bytes = reduce_case_bytes,
     .prepare = reduce_prepare,
     .reference = reduce_reference,
     .release = reduce_release,
     .layout = reduce_layout,
     .compare = reduce_compare,
-    .case_bytes = reduce_case_bytes,
     .describe = reduce_describe,
     .name_element = reduce_name_element,
+    .bench = &reduce_bench,
 };

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "case.h"
 #include "compare.h"
 #include "op.h"
 #include "util.h"
@@ -30,12 +31,16 @@ struct rep_result {
     int group_row; /* a row about the whole group (SKIP, open ERROR, XPASS), case "*" */
     enum hb_op op;
     enum hb_verdict verdict;
-    long M, N, K, n;
-    long lda, ldb, ldc; /* sgemm_strided row strides, 0 otherwise */
-    char sizes[96];     /* custom: the case's sizes, "rows=4 cols=7" */
-    unsigned scalars;   /* sgemm: the kernel takes alpha (CASE_ALPHA) and/or beta (CASE_BETA) */
-    float alpha, beta;  /* sgemm: what it computed with (1 and 0 for one that takes none) */
-    char layout[4];     /* sgemm: "row" or "col", the kernel's storage; "" for other rows */
+    /* The case's sizes as hb_case has them; the JSON lines give them in their columns, or as
+     * text for an op whose cases name their own (jsonl_write.c). */
+    int n_sizes;
+    struct case_size sizes[CASE_MAX_SIZES];
+    /* What the op notes of the kernel's view (op_desc.note): the scalars it computed with
+     * (given: it takes the scalar; read back from JSON, none is), its storage ("row", "col";
+     * "" where the op has none or never noted the row). */
+    int n_scalars;
+    struct case_scalar scalars[CASE_MAX_SCALARS];
+    char layout[4];
     char dist[12];
     uint64_t seed;
     struct cmp_result cmp;

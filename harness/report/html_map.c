@@ -43,13 +43,15 @@ struct grid {
     int cell;               /* pixels per cell */
 };
 
-/* The matrix the heat map folds: C (M x N) for SGEMM, the output the comparison names for an
- * op of several (custom), 0 x 0 for a list. */
+/* The matrix the heat map folds: the output the comparison names for an op of several
+ * (custom), else the op's own (SGEMM's C, M x N: op_desc.heat_shape), 0 x 0 for a list. */
 static void map_shape(const struct rep_result *r, long *rows, long *cols)
 {
-    int named = r->cmp.heat_rows > 1 && r->cmp.heat_cols > 0;
-    *rows = named ? r->cmp.heat_rows : op_get(r->op)->matrix_output ? r->M : 0;
-    *cols = named ? r->cmp.heat_cols : op_get(r->op)->matrix_output ? r->N : 0;
+    *rows = *cols = 0;
+    if (r->cmp.heat_rows > 1 && r->cmp.heat_cols > 0)
+        *rows = r->cmp.heat_rows, *cols = r->cmp.heat_cols;
+    else if (op_get(r->op)->heat_shape)
+        op_get(r->op)->heat_shape(r, rows, cols);
 }
 
 /* Items of a list: a reduction's partials, or a custom op's named output of one row. */

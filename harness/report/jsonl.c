@@ -186,8 +186,10 @@ static int get_named(struct json_object *v, const struct jf_field *f, char *p, s
 
 static int get_value(struct json_object *v, const struct jf_field *f, char *p, struct hb_err *err)
 {
+    struct rep_result *r = (struct rep_result *)(p - f->off); /* for the JF_SIZE... types */
     int64_t i;
     double d;
+    char t[256];
     switch (f->type) {
     case JF_TEXT: return get_text(v, f->key, p, f->size, err);
     case JF_INT: return get_int(v, f->key, INT32_MIN, INT32_MAX, &i, err) ? -1 : (*(int *)p = (int)i, 0);
@@ -200,6 +202,9 @@ static int get_value(struct json_object *v, const struct jf_field *f, char *p, s
             return err_set(err, "\"%s\": expected true or false", f->key), -1;
         return *(int *)p = json_object_get_boolean(v), 0;
     case JF_PATHS: return get_paths(v, f, p, err);
+    case JF_SIZE: return get_int(v, f->key, LONG_MIN, LONG_MAX, &i, err) ? -1 : jf_set_size(r, f->key, (long)i, err);
+    case JF_SIZES_TEXT: return get_text(v, f->key, t, sizeof t, err) ? -1 : jf_set_sizes_text(r, f->key, t, err);
+    case JF_SCALAR: return get_double(v, f->key, &d, err) ? -1 : jf_set_scalar(r, f->key, d, err);
     case JF_U64_STR:
         /* Schema 1 wrote seeds as bare numbers. */
         if (json_object_is_type(v, json_type_int))
@@ -253,6 +258,12 @@ static int parse_result(struct json_object *o, struct rep_result *r, struct hb_e
     memset(r, 0, sizeof *r);
     cmp_init(&r->cmp);
     int met = 0, wanted = 0;
+    /* The op first: where the record's sizes are depends on it (jf_set_size), whatever the
+     * order of the keys. */
+    const struct jf_field *op = find(jf_result, jf_result_n, NULL, "op");
+    struct json_object *v;
+    if (json_object_object_get_ex(o, op->key, &v) && get_value(v, op, (char *)r + op->off, err))
+        return -1;
     if (walk(o, NULL, jf_result, jf_result_n, r, &met, err))
         return -1;
     for (size_t i = 0; i < jf_result_n; i++)

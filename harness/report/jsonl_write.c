@@ -18,7 +18,12 @@ static int has_total(const void *p)
     return op_get(r->op)->has_total && !r->cmp.no_total; /* a max or min has no sum */
 }
 
-static int has_sizes(const void *p) { return ((const struct rep_result *)p)->sizes[0] != 0; }
+/* An op whose cases name their own sizes gives them as text; any other's are the columns. */
+static int has_sizes(const void *p)
+{
+    const struct rep_result *r = p;
+    return op_get(r->op)->named_sizes && r->n_sizes > 0;
+}
 static int has_buffer(const void *p) { return ((const struct rep_result *)p)->cmp.first_buffer[0] != 0; }
 static int has_values(const void *p) { return ((const struct rep_result *)p)->cmp.first_values[0] != 0; }
 static int has_shape(const void *p) { return ((const struct rep_result *)p)->cmp.heat_rows > 0; }
@@ -65,18 +70,19 @@ const struct jf_field jf_result[] = {
     R("why", JF_TEXT, why),
     R("schedule", JF_TEXT, schedule),
     R("binary", JF_TEXT, binary),
-    R("M", JF_LONG, M),
-    R("N", JF_LONG, N),
-    R("K", JF_LONG, K),
-    R("n", JF_LONG, n),
-    R("lda", JF_LONG, lda),
-    R("ldb", JF_LONG, ldb),
-    R("ldc", JF_LONG, ldc),
-    RIF("sizes", NULL, JF_TEXT, sizes, has_sizes),
+    /* The size columns (op.h's op_size_columns, docs/json-schema.md). */
+    R("M", JF_SIZE, sizes),
+    R("N", JF_SIZE, sizes),
+    R("K", JF_SIZE, sizes),
+    R("n", JF_SIZE, sizes),
+    R("lda", JF_SIZE, sizes),
+    R("ldb", JF_SIZE, sizes),
+    R("ldc", JF_SIZE, sizes),
+    RIF("sizes", NULL, JF_SIZES_TEXT, sizes, has_sizes),
     R("dist", JF_TEXT, dist),
     R("seed", JF_U64_STR, seed),
-    RIF("alpha", NULL, JF_FLOAT, alpha, has_layout),
-    RIF("beta", NULL, JF_FLOAT, beta, has_layout),
+    RIF("alpha", NULL, JF_SCALAR, scalars, has_layout),
+    RIF("beta", NULL, JF_SCALAR, scalars, has_layout),
     RIF("layout", NULL, JF_TEXT, layout, has_layout),
     R("elements", JF_LONG, cmp.elements),
     R("bad", JF_LONG, cmp.bad),
@@ -169,8 +175,15 @@ static void put_double(FILE *out, double v)
 
 static void put_value(FILE *out, const struct jf_field *f, const char *p)
 {
-    char text[128];
+    char text[256];
+    const struct rep_result *r = (const struct rep_result *)(p - f->off); /* for the JF_SIZE... types */
     switch (f->type) {
+    case JF_SIZE: fprintf(out, "%ld", jf_size_column(r, f->key)); break;
+    case JF_SIZES_TEXT:
+        jf_sizes_text(r, text, sizeof text);
+        jsonl_string(out, text);
+        break;
+    case JF_SCALAR: put_double(out, jf_scalar(r, f->key)); break;
     case JF_TEXT: jsonl_string(out, p); break;
     case JF_INT: fprintf(out, "%d", *(const int *)p); break;
     case JF_LONG: fprintf(out, "%ld", *(const long *)p); break;

@@ -39,7 +39,7 @@ static int orc_launch(struct orc_job *j, struct bcall *bk, hb_kern *kern)
     struct hb_args a;
     struct hb_err err = {{0}};
     unsigned grid[3];
-    kern_bind(j->k, OP_CUSTOM, &j->l, &a);
+    kern_bind(j->k, j->k->op, &j->l, &a);
     for (int i = 0; i < j->l.n_bufs; i++) {
         size_t bytes = j->l.bytes[i] ? j->l.bytes[i] : 1; /* an empty buffer is still an argument */
         if (bcall_alloc(bk, bytes, &a.bufs[i]) != HB_OK || bcall_upload(bk, a.bufs[i], 0, j->l.data[i], j->l.bytes[i]))

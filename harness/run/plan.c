@@ -162,7 +162,7 @@ int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const st
                        plan_id_selected(o, NULL, -1, kd->lang, kd->name, d->c->name);
         }
         /* The vendor library's name comes with the probe (--kernel vendor/cublas selects it). */
-        d->used |= d->c->op == OP_SGEMM && plan_vendor_selected(o, probes, n_probes, d->c->name);
+        d->used |= op_get(d->c->op)->vendor && plan_vendor_selected(o, probes, n_probes, d->c->name);
         /* Shards take every n-th case of the catalogue: deterministic, and each shard
          * gets its share of every size and distribution. */
         if (d->used && o->shards && shard_ordinal++ % o->shards != o->shard)
@@ -179,13 +179,9 @@ int plan_select_cases(struct run_ctx *cx, const struct kern_desc *only, const st
  * launches, host images, a row: 5 ms on the H200). For the order and the cuts only. */
 double plan_case_cost(const struct hb_case *c)
 {
-    double fixed = 5e8, element = 200;
-    if (c->op == OP_CUSTOM) /* about an output element per combination of its sizes */
-        return fixed + element * case_size_product(c);
-    if (!op_is_gemm(c->op))
-        return fixed + element * (double)c->n;
-    double elements = (double)c->M * c->K + (double)c->K * c->N + (double)c->M * c->N;
-    return fixed + (double)c->M * c->N * c->K + element * elements;
+    double fixed = 5e8, element = 200, madds, elements;
+    op_get(c->op)->work(c, &madds, &elements);
+    return fixed + madds + element * elements;
 }
 
 /* What a second of waiting and a worker's restart weigh against a case's multiply-adds, for
@@ -214,7 +210,8 @@ void plan_group_cases(const struct run_ctx *cx, struct group *g)
     for (int i = 0; i < cx->cases.n; i++) {
         const struct case_data *d = &cx->data[i];
         key.case_name = d->c->name;
-        if (!d->used || !(g->k ? kern_runs_case(g->k, d->c) : d->c->op == OP_SGEMM) || !sel_match(&cx->o->ids, &key))
+        if (!d->used || !(g->k ? kern_runs_case(g->k, d->c) : op_get(d->c->op)->vendor) ||
+            !sel_match(&cx->o->ids, &key))
             continue;
         g->cases[g->n_cases++] = i;
         g->cost += plan_case_cost(d->c);

@@ -102,11 +102,8 @@ static uint64_t fp_cases(const struct run_ctx *cx, uint64_t h)
         const struct hb_case *c = &cx->cases.c[i];
         if (!plan_case_selected(cx->o, c->name))
             continue;
-        char sizes[256], text[1024];
-        case_sizes_text(c, sizes, sizeof sizes);
-        snprintf(text, sizeof text, "%s %d %ld %ld %ld %ld %ld %ld %ld [%s] %s %u %" PRIu64 " %u %a %a", c->name,
-                 (int)c->op, c->M, c->N, c->K, c->lda, c->ldb, c->ldc, c->n, sizes, case_dist_name(c->dist),
-                 c->specials, c->seed, c->scalars, (double)c->alpha, (double)c->beta);
+        char text[1024];
+        op_case_fingerprint(c, text, sizeof text);
         h = fp_text(h, text);
     }
     return h;

@@ -8,15 +8,7 @@
 #include "guard.h"
 #include "runner.h"
 
-double plan_case_bytes(const struct hb_case *c, const struct kern_set *ks)
-{
-    if (op_get(c->op)->case_bytes)
-        return op_get(c->op)->case_bytes(c, ks);
-    if (!op_is_gemm(c->op))
-        return 4.0 * (double)c->n * 1.01;
-    return 4.0 * ((double)c->M * (c->lda > c->K ? c->lda : c->K) + (double)c->K * (c->ldb > c->N ? c->ldb : c->N) +
-                  (double)c->M * (c->ldc > c->N ? c->ldc : c->N));
-}
+double plan_case_bytes(const struct hb_case *c, const struct kern_set *ks) { return op_get(c->op)->case_bytes(c, ks); }
 
 /* The host holds inputs, float and float64 references, gauges and their temporaries, and a
  * worker's images of every buffer while a case runs: measured at 8.5x the buffers (uniform

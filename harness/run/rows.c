@@ -32,7 +32,7 @@ void rows_identity(struct rep_result *r, const struct group *g)
     r->device_index = g->device;
     r->user_manifest = g->k && rows_user_kernel(g->k);
     r->width = g->width.width;
-    r->op = g->k ? g->k->op : OP_SGEMM;
+    r->op = g->k ? g->k->op : op_vendor();
 }
 
 void rows_group(struct rep_result *r, const struct group *g, enum hb_verdict verdict, unsigned classes, const char *why)
@@ -48,9 +48,8 @@ void rows_group(struct rep_result *r, const struct group *g, enum hb_verdict ver
 void rows_case(struct rep_result *r, const struct hb_case *c)
 {
     snprintf(r->case_name, sizeof r->case_name, "%s", c->name);
-    r->M = c->M, r->N = c->N, r->K = c->K, r->n = c->n;
-    r->lda = c->lda, r->ldb = c->ldb, r->ldc = c->ldc;
-    case_sizes_text(c, r->sizes, sizeof r->sizes);
+    r->n_sizes = c->n_sizes;
+    memcpy(r->sizes, c->sizes, sizeof r->sizes);
     snprintf(r->dist, sizeof r->dist, "%s", case_dist_name(c->dist));
     r->seed = c->seed;
     if (c->note[0] && !r->note[0])

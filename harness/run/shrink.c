@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* shrink.c: --shrink. For a failing case, the smallest sizes that still fail with the same
  * verdict and classes, as property-based testing tools shrink a counterexample: rounds of
- * candidates (one size set to 1, halved or less one; seed, distribution, padding kept) run as
+ * candidates (one size set to 1, halved or less one; seed, distribution, scalars and padding kept) run as
  * the case's group, supervised as in the run. Trials go to their own sink: no result of the
  * run changes; the outcome is printed as its own reproducer. */
 #include <stdio.h>
@@ -13,7 +13,7 @@
 
 #define SHRINK_MAX_TARGETS 8       /* failing cases shrunk per run: one per group and class */
 #define SHRINK_MAX_ROUNDS 64       /* each round at least halves or decrements a size */
-#define SHRINK_DIMS CASE_MAX_SIZES /* M N K, n, or a custom case's sizes */
+#define SHRINK_DIMS CASE_MAX_SIZES /* the op's shrink_keys, or every size of the case */
 #define SHRINK_MAX_CANDIDATES (3 * SHRINK_DIMS)
 
 /* The failure to keep, and the case being shrunk. */
@@ -21,62 +21,61 @@ struct shrink_goal {
     enum hb_verdict verdict;
     unsigned classes;
     struct hb_case best;
-    long pad[3]; /* sgemm_strided: lda - K, ldb - N, ldc - N, kept while sizes shrink */
     int rounds, trials;
 };
 
-/* The sizes an op shrinks (M N K, n, or a custom case's own), as pointers into c. */
-static int shrink_dims(struct hb_case *c, long *dims[SHRINK_DIMS])
+/* The sizes the op shrinks (op_desc.shrink_keys: M N K of sgemm, all of them else), by index
+ * into c's sizes. */
+static int shrink_dims(const struct hb_case *c, int dims[SHRINK_DIMS])
 {
+    const char *keys = op_get(c->op)->shrink_keys;
+    int n = 0;
     for (int i = 0; i < c->n_sizes; i++)
-        dims[i] = &c->sizes[i].value;
-    if (c->op == OP_CUSTOM)
-        return c->n_sizes;
-    if (!op_is_gemm(c->op)) {
-        dims[0] = &c->n;
-        return 1;
-    }
-    dims[0] = &c->M, dims[1] = &c->N, dims[2] = &c->K;
-    return 3;
+        if (!keys || op_word_listed(keys, c->sizes[i].name))
+            dims[n++] = i;
+    return n;
 }
 
+/* How large a case is for the shrink: the product of its shrinking sizes, then their sum. */
 static double shrink_size(const struct hb_case *c)
 {
-    if (c->op == OP_CUSTOM) {
-        double sum = 0;
-        for (int i = 0; i < c->n_sizes; i++)
-            sum += (double)c->sizes[i].value;
-        return case_size_product(c) + sum;
-    }
-    return op_is_gemm(c->op) ? (double)c->M * (double)c->N * (double)c->K + (double)(c->M + c->N + c->K) : (double)c->n;
+    int dims[SHRINK_DIMS], n = shrink_dims(c, dims);
+    double product = 1, sum = 0;
+    for (int d = 0; d < n; d++)
+        product *= (double)c->sizes[dims[d]].value, sum += (double)c->sizes[dims[d]].value;
+    return product + sum;
 }
 
-/* One catalogue line for c, named after the failing case so a kernel's `cases` glob still
- * accepts it. */
-/* The shrunk case's name: the original's with the sizes it still fails at. */
+/* The shrunk case's name: the original's with the sizes it still fails at, "_shrunk_4x7", so a
+ * kernel's `cases` glob still accepts it. */
 static void shrink_name(const struct hb_case *c, const char *orig, char *buf, size_t len)
 {
-    if (c->op == OP_CUSTOM) {
-        size_t n = (size_t)snprintf(buf, len, "%.60s_shrunk", orig);
-        for (int i = 0; i < c->n_sizes && n < len; i++)
-            n += (size_t)snprintf(buf + n, len - n, "%c%ld", i ? 'x' : '_', c->sizes[i].value);
-    } else if (op_is_gemm(c->op))
-        snprintf(buf, len, "%.60s_shrunk_%ldx%ldx%ld", orig, c->M, c->N, c->K);
-    else
-        snprintf(buf, len, "%.60s_shrunk_%ld", orig, c->n);
+    int dims[SHRINK_DIMS], n_dims = shrink_dims(c, dims);
+    size_t n = (size_t)snprintf(buf, len, "%.60s_shrunk", orig);
+    for (int d = 0; d < n_dims && n < len; d++)
+        n += (size_t)snprintf(buf + n, len - n, "%c%ld", d ? 'x' : '_', c->sizes[dims[d]].value);
 }
 
-static void shrink_line(const struct shrink_goal *sg, const struct hb_case *c, const char *orig, char *buf, size_t len)
+/* The sizes it still fails at, as a line gives them: "M=3 N=4 K=5". */
+static void shrink_sizes_text(const struct hb_case *c, char *buf, size_t len)
 {
-    char name[128], sizes[96];
+    int dims[SHRINK_DIMS], n_dims = shrink_dims(c, dims);
+    struct case_size shrunk[SHRINK_DIMS];
+    for (int d = 0; d < n_dims; d++)
+        shrunk[d] = c->sizes[dims[d]];
+    case_sizes_text(shrunk, n_dims, buf, len);
+}
+
+/* One catalogue line for c: every size, the scalars the original line gave, its data. */
+static void shrink_line(const struct hb_case *c, const char *orig, char *buf, size_t len)
+{
+    char name[128], sizes[256];
     shrink_name(c, orig, name, sizeof name);
-    case_sizes_text(c, sizes, sizeof sizes);
-    int n = c->op == OP_CUSTOM  ? snprintf(buf, len, "%s %s %s", op_name(c->op), name, sizes)
-            : op_is_gemm(c->op) ? snprintf(buf, len, "%s %s M=%ld N=%ld K=%ld", op_name(c->op), name, c->M, c->N, c->K)
-                                : snprintf(buf, len, "%s %s n=%ld", op_name(c->op), name, c->n);
-    if (c->op == OP_SGEMM_STRIDED)
-        n += snprintf(buf + n, len - (size_t)n, " lda=%ld ldb=%ld ldc=%ld", c->K + sg->pad[0], c->N + sg->pad[1],
-                      c->N + sg->pad[2]);
+    case_sizes_text(c->sizes, c->n_sizes, sizes, sizeof sizes);
+    int n = snprintf(buf, len, "%s %s %s", op_name(c->op), name, sizes);
+    for (int i = 0; i < c->n_scalars; i++)
+        if (c->scalars[i].given)
+            n += snprintf(buf + n, len - (size_t)n, " %s=%.9g", c->scalars[i].name, (double)c->scalars[i].value);
     n += snprintf(buf + n, len - (size_t)n, " dist=%s seed=%llu", case_dist_name(c->dist), (unsigned long long)c->seed);
     static const char *const specials[] = {"nan", "inf", "negzero", "subnormal"};
     for (unsigned i = 0, first = 1; i < 4; i++)
@@ -95,18 +94,18 @@ static int shrink_by_size(const void *a, const void *b)
 /* The next candidates from sg->best, smallest first; returns how many. */
 static int shrink_candidates(const struct shrink_goal *sg, struct hb_case out[SHRINK_MAX_CANDIDATES])
 {
-    struct hb_case base = sg->best;
-    long *dims[SHRINK_DIMS];
-    int n_dims = shrink_dims(&base, dims), n = 0;
+    const struct hb_case *base = &sg->best;
+    void (*follow)(const struct hb_case *, struct hb_case *) = op_get(base->op)->shrink_follow;
+    int dims[SHRINK_DIMS], n_dims = shrink_dims(base, dims), n = 0;
     for (int d = 0; d < n_dims; d++) {
-        long v = *dims[d], tries[3] = {1, v / 2, v - 1};
+        long v = base->sizes[dims[d]].value, tries[3] = {1, v / 2, v - 1};
         for (int t = 0; t < 3; t++) {
             if (tries[t] < 1 || tries[t] >= v || (t && tries[t] == tries[t - 1]) || (t == 2 && tries[2] == 1))
                 continue;
-            out[n] = base;
-            long *od[SHRINK_DIMS];
-            shrink_dims(&out[n], od);
-            *od[d] = tries[t];
+            out[n] = *base;
+            out[n].sizes[dims[d]].value = tries[t];
+            if (follow)
+                follow(base, &out[n]);
             n++;
         }
     }
@@ -124,7 +123,7 @@ static int shrink_round(struct run_ctx *cx, const struct group *g, struct shrink
         return -1;
     char *text = xcalloc((size_t)n, 512);
     for (int i = 0; i < n; i++) {
-        shrink_line(sg, &cand[i], orig, text + strlen(text), 510);
+        shrink_line(&cand[i], orig, text + strlen(text), 510);
         strcat(text, "\n");
     }
     struct run_opts quiet = *cx->o;
@@ -176,7 +175,7 @@ static void shrink_print(const struct run_ctx *cx, const struct group *g, const 
                          const struct rep_result *r)
 {
     char line[512], id[512], classes[128];
-    shrink_line(sg, &sg->best, r->case_name, line, sizeof line);
+    shrink_line(&sg->best, r->case_name, line, sizeof line);
     sel_format(id, sizeof id, g->p->name, g->device, g->width.width, r->lang, r->kernel, r->case_name);
     class_names(sg->classes, classes, sizeof classes);
     printf("shrink: %s %s %s: ", id, verdict_name(sg->verdict), classes);
@@ -185,15 +184,9 @@ static void shrink_print(const struct run_ctx *cx, const struct group *g, const 
         return;
     }
     const struct hb_case *b = &sg->best;
-    char sizes[96];
-    case_sizes_text(b, sizes, sizeof sizes);
-    if (b->op == OP_CUSTOM)
-        printf("still fails at %s", sizes);
-    else if (op_is_gemm(b->op))
-        printf("still fails at M=%ld N=%ld K=%ld", b->M, b->N, b->K);
-    else
-        printf("still fails at n=%ld", b->n);
-    printf(" (%d rounds, %d trial cases)\n", sg->rounds, sg->trials);
+    char sizes[256];
+    shrink_sizes_text(b, sizes, sizeof sizes);
+    printf("still fails at %s (%d rounds, %d trial cases)\n", sizes, sg->rounds, sg->trials);
     /* The run's own reproducer (quoting, manifests, guard bands, schedule), over a catalogue
      * of the one shrunk line. */
     struct run_header *h = xcalloc(1, sizeof *h);
@@ -270,7 +263,6 @@ void shrink_failures(struct run_ctx *cx, const struct probe *probes, int n_probe
         struct shrink_goal sg;
         memset(&sg, 0, sizeof sg);
         sg.verdict = r->verdict, sg.classes = r->cmp.classes, sg.best = cx->cases.c[at];
-        sg.pad[0] = sg.best.lda - sg.best.K, sg.pad[1] = sg.best.ldb - sg.best.N, sg.pad[2] = sg.best.ldc - sg.best.N;
         while (sg.rounds < SHRINK_MAX_ROUNDS && !intr_signal && shrink_round(cx, &g, &sg, r->case_name) >= 0)
             sg.rounds++;
         shrink_print(cx, &g, &sg, r);

@@ -111,6 +111,12 @@ PY
         --case edge_127x128x129 --shrink
     if grep -q "^shrink: .*cuda/fault_unwritten:edge_127x128x129 XFAIL unwritten: still fails at M=1 N=1 K=1" "$T/out"
     then ok "--shrink keeps a canary's class (unwritten at 1x1x1)"; else bad "--shrink keeps a canary's class" "$T/out"; fi
+    # The shrunk line is the op's case as its line gave it: the scalars it gave stay (issue 48).
+    printf 'sgemm scaled_33x2x2 M=33 N=2 K=2 alpha=2 beta=0.25 dist=exact\n' >"$T/scaled.cases"
+    expect_exit 1 "--shrink a case that gives alpha and beta" -- "$H" run --backend sim --width 32 --manifest "$SH" \
+        --only-manifest --cases "$T/scaled.cases" --shrink
+    if grep -qF "'sgemm scaled_33x2x2_shrunk_17x1x1 M=17 N=1 K=1 alpha=2 beta=0.25 dist=exact seed=" "$T/out"
+    then ok "the shrunk case keeps the alpha and beta its line gave"; else bad "the shrunk case keeps the alpha and beta its line gave" "$T/out"; fi
 fi
 
 echo "integration: make install, then the installed binary from another folder"

@@ -3,8 +3,8 @@
 # only reach down. Every quoted include resolves in its own layer or one below it, and the
 # build itself refuses an upward include: a file compiled with the core layer's include
 # paths, as make compiles harness/core/*.c, cannot see the reports' header. Calls likewise:
-# make layers passes on the tree and fails on a copy of the archives with a call up.
-# Sourced by integration.sh.
+# make layers passes on the tree and fails on a copy of the archives with a call up. And no
+# file outside an op's own names an op (tests/op_names.py). Sourced by integration.sh.
 
 echo "integration: the core's layers only reach down"
 if python3 - >"$T/layers" 2>&1 <<'PY'
@@ -172,3 +172,25 @@ print("\n".join(found))
 sys.exit(1 if found else 0)
 PY
 then ok "only the door (run/backend_call.c) and the loader touch a backend's table"; else bad "a backend call outside the door" "$T/door"; fi
+
+# An op is one file (harness/core/op.h): no file outside an op's own names an op constant, an
+# op's name or one of its size keys (tests/op_names.py counts them); and the count sees a use
+# planted in a copy of the tree.
+if python3 tests/op_names.py . >"$T/op_names" 2>&1; then
+    ok "no file outside an op's own names an op, its name or its sizes"
+else
+    bad "a file outside an op's own names an op, its name or its sizes" "$T/op_names"
+fi
+rm -rf "$T/planted" && mkdir -p "$T/planted/harness"
+for layer in abi lib core report run cmd; do cp -r "harness/$layer" "$T/planted/harness/"; done
+cat >>"$T/planted/harness/run/plan.c" <<'C'
+static long planted(const struct hb_case *c) { return c->op == OP_SGEMM_STRIDED ? case_size(c, "lda") : 0; }
+static const char *planted_why = "layout applies to sgemm only";
+C
+if python3 tests/op_names.py "$T/planted" >"$T/op_planted" 2>&1; then
+    bad "the op count sees a planted use" "$T/op_planted"
+elif [ "$(grep -c '^harness/run/plan.c:' "$T/op_planted")" = 3 ]; then
+    ok "the op count sees a planted constant, key and name"
+else
+    bad "the op count names the planted constant, key and name" "$T/op_planted"
+fi
