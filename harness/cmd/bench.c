@@ -145,8 +145,7 @@ static void bench_data_release(struct bench_data *b)
 
 /* One point of size n on fresh uniform data, bound as the testbed binds it (a kernel's
  * declared `args` are honoured). Returns its median time, or -1 with m->err. */
-static double bench_point(struct bcall *bk, hb_kern *kern, const struct bench_job *job, long n,
-                          struct bench_msg *m)
+static double bench_point(struct bcall *bk, hb_kern *kern, const struct bench_job *job, long n, struct bench_msg *m)
 {
     struct bench_data *b = xcalloc(1, sizeof *b);
     struct hb_args args;
