@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* report_fixture.h: what the report suites share (test_report.c, test_junit.c): a writer's
- * output for one string, and a result row with text that needs escaping. Header-only; its
- * includer includes tutil.h first. */
+ * output for one string, and a result row with text that needs escaping. Header-only. */
 #ifndef HB_REPORT_FIXTURE_H
 #define HB_REPORT_FIXTURE_H
 
@@ -9,6 +8,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "tutil.h"
 
 static inline char *escaped(void (*fn)(FILE *, const char *), const char *s)
 {
